@@ -1,0 +1,220 @@
+"""The cards the engine implements, as declarative `CardDefinition`s.
+
+Printed characteristics (name, mana cost, colors, type line, power/toughness, Oracle
+text) come from the generated `facts.py`; this module only adds each card's abilities,
+in Oracle order, one ability per keyword or paragraph (CR 113.2c, 702.1). Pure data: no
+I/O, no clock, no randomness.
+"""
+
+from __future__ import annotations
+
+from arbiter_core.cards.facts import FACTS
+from arbiter_core.cards.model import (
+    Ability,
+    ActivatedAbility,
+    AddMana,
+    CantAttackOrBlock,
+    CardDefinition,
+    Cost,
+    CounterTarget,
+    CreateTokens,
+    DealDamage,
+    Destroy,
+    Discard,
+    DrawCards,
+    Effect,
+    EnchantAbility,
+    EquipAbility,
+    ExtraTurn,
+    Keyword,
+    KeywordAbility,
+    ModifyPowerToughness,
+    PreventCombatDamage,
+    ReturnToHand,
+    SpellAbility,
+    StaticAbility,
+    TargetKind,
+    TargetSpec,
+    TokenSpec,
+    TriggeredAbility,
+)
+
+
+def _card(name: str, *abilities: Ability) -> CardDefinition:
+    """A definition whose printed characteristics are the card's Oracle facts."""
+    facts = FACTS[name]
+    return CardDefinition(
+        name=facts.name,
+        mana_cost=facts.mana_cost,
+        colors=facts.colors,
+        supertypes=facts.supertypes,
+        types=facts.types,
+        subtypes=facts.subtypes,
+        power=facts.power,
+        toughness=facts.toughness,
+        oracle=facts.oracle_text,
+        abilities=abilities,
+    )
+
+
+def _kw(keyword: Keyword, *, reminder: bool = False) -> KeywordAbility:
+    return KeywordAbility(keyword=keyword, reminder=reminder)
+
+
+def _target(kind: TargetKind) -> tuple[TargetSpec, ...]:
+    """A single "target [kind]" requirement (CR 115.1)."""
+    return (TargetSpec(kind=kind),)
+
+
+def _tap_for(mana: str) -> ActivatedAbility:
+    """The ability "{T}: Add [mana]." -- a mana ability (CR 605.1a); for a basic land
+    type it is the intrinsic ability of CR 305.6."""
+    return ActivatedAbility(cost=Cost(tap=True), effects=(AddMana(mana=mana),))
+
+
+def _spell(*effects: Effect, targets: tuple[TargetSpec, ...] = ()) -> SpellAbility:
+    """An instant's or sorcery's spell ability (CR 113.3a)."""
+    return SpellAbility(targets=targets, effects=effects)
+
+
+_GOBLIN = TokenSpec(
+    name="Goblin",
+    colors=("R",),
+    types=("Creature",),
+    subtypes=("Goblin",),
+    power=1,
+    toughness=1,
+)
+
+_DEFINITIONS: tuple[CardDefinition, ...] = (
+    # ------------------------------------------------ basic lands (CR 205.4c, 305.6)
+    _card("Plains", _tap_for("W")),
+    _card("Island", _tap_for("U")),
+    _card("Swamp", _tap_for("B")),
+    _card("Mountain", _tap_for("R")),
+    _card("Forest", _tap_for("G")),
+    _card("Wastes", _tap_for("C")),  # no basic land type: a printed ability
+    # ------------------------------------------------ creatures
+    _card("Grizzly Bears"),
+    _card("Llanowar Elves", _tap_for("G")),
+    _card("Savannah Lions"),
+    _card("Hill Giant"),
+    _card("Craw Wurm"),
+    _card("Air Elemental", _kw("flying")),
+    _card(
+        "Shivan Dragon",
+        _kw("flying", reminder=True),
+        ActivatedAbility(
+            cost=Cost(mana="{R}"),
+            effects=(
+                ModifyPowerToughness(subject="self", power=1, toughness=0, until_end_of_turn=True),
+            ),
+        ),
+    ),
+    _card("Giant Spider", _kw("reach", reminder=True)),
+    _card("Wall of Stone", _kw("defender", reminder=True)),
+    _card("Raging Goblin", _kw("haste", reminder=True)),
+    _card("Youthful Knight", _kw("first_strike")),
+    _card("Fencing Ace", _kw("double_strike")),
+    _card("Typhoid Rats", _kw("deathtouch", reminder=True)),
+    _card("Vampire Nighthawk", _kw("flying"), _kw("deathtouch"), _kw("lifelink")),
+    _card("Colossal Dreadmaw", _kw("trample", reminder=True)),
+    _card("Ornithopter", _kw("flying")),
+    _card("Watchwolf"),
+    _card("Serra Angel", _kw("flying"), _kw("vigilance")),
+    _card(
+        "Hypnotic Specter",
+        _kw("flying"),
+        TriggeredAbility(
+            event="deals_damage_to_opponent",
+            effects=(Discard(who="that_player", at_random=True),),
+        ),
+    ),
+    _card("Isamaru, Hound of Konda"),
+    _card(
+        "Krenko, Mob Boss",
+        ActivatedAbility(
+            cost=Cost(tap=True),
+            effects=(CreateTokens(count="goblins_you_control", token=_GOBLIN),),
+        ),
+    ),
+    # ------------------------------------------------ instants and sorceries (CR 113.3a)
+    _card("Shock", _spell(DealDamage(amount=2, to=0), targets=_target("any"))),
+    _card("Lightning Bolt", _spell(DealDamage(amount=3, to=0), targets=_target("any"))),
+    _card(
+        "Lava Axe",
+        _spell(DealDamage(amount=5, to=0), targets=_target("player_or_planeswalker")),
+    ),
+    _card(
+        "Fireball",
+        SpellAbility(
+            targets=(TargetSpec(kind="any", min_count=1, max_count=None),),
+            effects=(DealDamage(amount="X", to=0, divided=True),),
+            extra_cost_per_target_beyond_first=1,  # CR 601.2f
+        ),
+    ),
+    _card("Flame Rift", _spell(DealDamage(amount=4, to="each_player"))),
+    _card("Counterspell", _spell(CounterTarget(what=0), targets=_target("spell"))),
+    _card("Cancel", _spell(CounterTarget(what=0), targets=_target("spell"))),
+    _card(
+        "Giant Growth",
+        _spell(
+            ModifyPowerToughness(subject="target", power=3, toughness=3, until_end_of_turn=True),
+            targets=_target("creature"),
+        ),
+    ),
+    _card("Divination", _spell(DrawCards(count=2))),
+    _card("Wrath of God", _spell(Destroy(what="all_creatures", no_regenerate=True))),
+    _card(
+        "Doom Blade",
+        _spell(Destroy(what=0), targets=(TargetSpec(kind="creature", not_color="B"),)),
+    ),
+    _card("Unsummon", _spell(ReturnToHand(what=0), targets=_target("creature"))),
+    _card("Dark Ritual", _spell(AddMana(mana="BBB"))),
+    _card("Naturalize", _spell(Destroy(what=0), targets=_target("artifact_or_enchantment"))),
+    _card("Disenchant", _spell(Destroy(what=0), targets=_target("artifact_or_enchantment"))),
+    _card("Fog", _spell(PreventCombatDamage())),
+    _card(
+        "Raise Dead",
+        _spell(ReturnToHand(what=0), targets=_target("creature_card_in_your_graveyard")),
+    ),
+    _card(
+        "Mind Rot",
+        _spell(Discard(who="target_player", count=2), targets=_target("player")),
+    ),
+    _card("Time Walk", _spell(ExtraTurn())),
+    # ------------------------------------------------ auras (CR 303.4, 702.5)
+    _card(
+        "Pacifism",
+        EnchantAbility(what="creature"),
+        StaticAbility(effects=(CantAttackOrBlock(),)),
+    ),
+    _card(
+        "Holy Strength",
+        EnchantAbility(what="creature"),
+        StaticAbility(effects=(ModifyPowerToughness(subject="enchanted", power=1, toughness=2),)),
+    ),
+    # ------------------------------------------------ artifacts and enchantments
+    _card(
+        "Bonesplitter",
+        StaticAbility(effects=(ModifyPowerToughness(subject="equipped", power=2, toughness=0),)),
+        EquipAbility(cost=Cost(mana="{1}")),  # CR 702.6a
+    ),
+    _card("Sol Ring", _tap_for("CC")),
+    _card(
+        "Glorious Anthem",
+        StaticAbility(
+            effects=(ModifyPowerToughness(subject="creatures_you_control", power=1, toughness=1),)
+        ),
+    ),
+    _card(
+        "Howling Mine",
+        TriggeredAbility(
+            event="each_draw_step",
+            if_untapped=True,  # intervening "if" clause, CR 603.4
+            effects=(DrawCards(who="that_player"),),
+        ),
+    ),
+)
+
+POOL: dict[str, CardDefinition] = {card.name: card for card in _DEFINITIONS}

@@ -1,0 +1,159 @@
+"""Playing lands (CR 305), casting spells (CR 601) and activating abilities (CR 602, 605).
+
+Every check happens before or while events are made in a private transaction, so an
+illegal command raises a typed `RuleViolation` and nothing is recorded (CR 601.2e: the
+game returns to the moment before the proposal).
+"""
+
+from __future__ import annotations
+
+from arbiter_core import events as ev
+from arbiter_core.cards.model import (
+    ActivatedAbility,
+    AddMana,
+    CardDefinition,
+    EnchantAbility,
+    EquipAbility,
+    SpellAbility,
+    TargetSpec,
+)
+from arbiter_core.commands import ActivateAbility, CastSpell, PlayLand
+from arbiter_core.errors import InvalidCommand, RuleViolation
+from arbiter_core.layers import definition, is_creature
+from arbiter_core.mana import ManaCost, activate_mana_ability, can_tap_for_cost, pay, parse_cost
+from arbiter_core.priority import queue_priority, require_priority
+from arbiter_core.state import MAIN_STEPS, GameState, Marker, Obj
+from arbiter_core.targets import check_choice, parse
+from arbiter_core.txn import Txn
+
+
+def sorcery_timing_ok(s: GameState, m: Marker, player: str) -> bool:
+    """CR 117.1a / 307.1: own main phase, with an empty stack."""
+    return m.holder == player and m.step in MAIN_STEPS and not m.stack
+
+
+def spell_targets(d: CardDefinition) -> tuple[TargetSpec, ...]:
+    """Target requirements of a spell: its spell ability's, or an Aura's enchant
+    (CR 303.4a, 702.5b)."""
+    for ab in d.abilities:
+        if isinstance(ab, SpellAbility):
+            return ab.targets
+        if isinstance(ab, EnchantAbility):
+            return (TargetSpec(kind="creature"),)
+    return ()
+
+
+def spell_cost(d: CardDefinition, x: int, n_targets: int) -> ManaCost:
+    """CR 601.2f: mana cost with X (107.3) plus additional costs (Fireball)."""
+    cost = parse_cost(d.mana_cost)
+    extra = next((ab.extra_cost_per_target_beyond_first for ab in d.abilities
+                  if isinstance(ab, SpellAbility)), 0)
+    return cost.plus_generic(cost.x * x + extra * max(0, n_targets - 1))
+
+
+def _own_card(s: GameState, player: str, card: int, zone: str) -> Obj:
+    o = s.objects.get(card)
+    if o is None:
+        raise InvalidCommand("card", f"no object {card}")
+    if o.zone != zone or o.owner != player:
+        raise RuleViolation("601.3" if zone == "hand" else "305.1",
+                            f"{o.name} is not in {player}'s {zone}")
+    return o
+
+
+def play_land(t: Txn, cmd: PlayLand) -> None:
+    """CR 305.1-305.2: a special action in your main phase with an empty stack, once a
+    turn (505.6b)."""
+    m = require_priority(t.s, cmd.player, cmd.marker)
+    o = _own_card(t.s, cmd.player, cmd.card, "hand")
+    if "Land" not in definition(o).types:
+        raise RuleViolation("305.1", f"{o.name} is not a land")
+    if not sorcery_timing_ok(t.s, m, cmd.player):
+        raise RuleViolation("505.6b", "a land can be played only in your main phase "
+                                      "with an empty stack")
+    if t.s.players[cmd.player].lands_played >= 1:
+        raise RuleViolation("305.2", "you have already played a land this turn")
+    t.emit(ev.LandPlayed(player=cmd.player, obj=o.id, new_id=t.new_id(), rule="305.1"))
+    queue_priority(t, m.number, cmd.player)
+
+
+def cast_spell(t: Txn, cmd: CastSpell) -> None:
+    """CR 601.2: move to the stack, choose targets and X, pay the total cost."""
+    s = t.s
+    m = require_priority(s, cmd.player, cmd.marker)
+    o = _own_card(s, cmd.player, cmd.card, "hand")
+    d = definition(o)
+    if "Land" in d.types:
+        raise RuleViolation("305.9", f"{o.name} is a land and can't be cast")
+    if "Instant" not in d.types and not sorcery_timing_ok(s, m, cmd.player):
+        raise RuleViolation("117.1a", f"{o.name} can be cast only in your main phase "
+                                      "when the stack is empty")
+    cost = parse_cost(d.mana_cost)
+    if cmd.x and not cost.x:
+        raise InvalidCommand("x", f"{o.name} has no X in its cost")
+    specs = spell_targets(d)
+    chosen = check_choice(s, specs, cmd.targets, cmd.player, o.id)
+    n_targets = sum(len(g) for g in chosen)
+    new_id = t.new_id()
+    t.emit(ev.SpellCast(player=cmd.player, obj=o.id, new_id=new_id, item=t.new_id(),
+                        marker=m.number, targets=[list(g) for g in chosen], x=cmd.x,
+                        rule="601.2"))
+    pay(t, cmd.player, spell_cost(d, cmd.x, n_targets), cmd.pay)
+    queue_priority(t, m.number, cmd.player)
+
+
+def _ability(o: Obj, index: int) -> ActivatedAbility | EquipAbility:
+    abilities = definition(o).abilities
+    if not 0 <= index < len(abilities):
+        raise InvalidCommand("ability", f"{o.name} has no ability {index}")
+    ab = abilities[index]
+    if not isinstance(ab, ActivatedAbility | EquipAbility):
+        raise RuleViolation("602.1", f"ability {index} of {o.name} is not an activated ability")
+    return ab
+
+
+def is_mana_ability(ab: ActivatedAbility | EquipAbility) -> bool:
+    """CR 605.1a: no target, could add mana, not a loyalty ability."""
+    return (isinstance(ab, ActivatedAbility) and not ab.targets
+            and any(isinstance(e, AddMana) for e in ab.effects))
+
+
+def activate_ability(t: Txn, cmd: ActivateAbility) -> None:
+    """CR 602.2: announce, choose targets, pay costs; mana abilities resolve at once
+    (CR 605.3)."""
+    s = t.s
+    m = require_priority(s, cmd.player, cmd.marker)
+    o = s.objects.get(cmd.source)
+    if o is None or o.zone != "battlefield":
+        raise InvalidCommand("source", f"no permanent {cmd.source}")
+    if o.controller != cmd.player:
+        raise RuleViolation("602.2", f"{cmd.player} doesn't control {o.name}")
+    ab = _ability(o, cmd.ability)
+    if is_mana_ability(ab):
+        if not can_tap_for_cost(s, o):
+            raise RuleViolation("302.6", f"{o.name} can't be tapped now")
+        activate_mana_ability(t, cmd.player, o)
+        return
+    if isinstance(ab, EquipAbility):
+        if not sorcery_timing_ok(s, m, cmd.player):
+            raise RuleViolation("702.6a", "equip only as a sorcery")
+        chosen = check_choice(s, (TargetSpec(kind="creature"),), cmd.targets, cmd.player, o.id)
+        target = s.objects[int(parse(chosen[0][0])[1])]
+        if target.controller != cmd.player:
+            raise RuleViolation("702.6a", "equip targets a creature you control")
+        cost, tap = ab.cost.mana, ab.cost.tap
+    else:
+        if ab.sorcery_speed and not sorcery_timing_ok(s, m, cmd.player):
+            raise RuleViolation("602.5d", "this ability is activated only as a sorcery")
+        chosen = check_choice(s, ab.targets, cmd.targets, cmd.player, o.id)
+        cost, tap = ab.cost.mana, ab.cost.tap
+    if tap and not can_tap_for_cost(s, o):
+        rule = "302.6" if is_creature(o) and not o.tapped else "602.2b"
+        raise RuleViolation(rule, f"{o.name} can't be tapped to pay this cost")
+    t.emit(ev.AbilityActivated(player=cmd.player, source=o.id, ability=cmd.ability,
+                               item=t.new_id(), marker=m.number,
+                               targets=[list(g) for g in chosen], rule="602.2"))
+    if tap:
+        t.emit(ev.PermanentTapped(obj=o.id, rule="602.2b"))
+    pay(t, cmd.player, parse_cost(cost), cmd.pay)
+    queue_priority(t, m.number, cmd.player)

@@ -1,0 +1,324 @@
+"""Combat (CR 506-511): attackers, blockers, combat damage, with the keyword rules that
+change them: flying and reach (702.9, 702.17), defender (702.3), haste and summoning
+sickness (702.10, 302.6), vigilance (702.20), first and double strike (702.7, 702.4),
+trample (702.19), deathtouch (702.2), lifelink (702.15), and Fog's prevention (615).
+Attack options: attack multiple players (802), attack left and right (803).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from arbiter_core import events as ev
+from arbiter_core.errors import InvalidCommand, RuleViolation
+from arbiter_core.layers import cant_attack_or_block, is_creature, keywords, power_toughness
+from arbiter_core.state import Decision, GameState, Marker, Obj, Step
+from arbiter_core.txn import Txn
+from arbiter_core.variants import opponents, turn_order_from
+
+# ------------------------------------------------------------------ attackers (508)
+
+
+def can_attack(s: GameState, o: Obj) -> bool:
+    """CR 508.1a: untapped, and haste or continuous control since the turn began
+    (302.6); CR 702.3b defender; CR 508.1c restrictions (Pacifism)."""
+    if not is_creature(o) or o.tapped:
+        return False
+    kw = keywords(s, o)
+    if "defender" in kw:
+        return False
+    if o.sick and "haste" not in kw:
+        return False
+    return not cant_attack_or_block(s, o)
+
+
+def attackable_players(s: GameState, player: str) -> list[str]:
+    """Which players `player` may attack: every opponent with attack multiple players
+    (802.1); only the nearest opponent to the left or right with attack left or right
+    (803.1)."""
+    opps = opponents(s, player)
+    option = s.attack_option
+    if option in ("left", "right") and len(s.in_game()) > 2:
+        order = turn_order_from(s, player)[1:]
+        if option == "right":
+            order = list(reversed(order))
+        nearest = next((p for p in order if p in opps), None)
+        return [nearest] if nearest else []
+    return opps
+
+
+def request_attackers(t: Txn, m: Marker) -> bool:
+    """CR 508.1: the active player declares attackers (a decision). With no creature
+    able to attack, the empty declaration is the only legal one and is made at once."""
+    s = t.s
+    ap = m.holder
+    able = [o.id for o in s.permanents(ap) if can_attack(s, o)]
+    if s.players[ap].left or not able or not attackable_players(s, ap):
+        t.emit(ev.AttackersDeclared(marker=m.number, player=ap, attacks=[], rule="508.1"))
+        return False
+    t.emit(ev.DecisionRequested(marker=m.number, kind="declare_attackers", player=ap,
+                                options=able, rule="508.1a"))
+    return True
+
+
+def declare_attackers(t: Txn, m: Marker, player: str, attacks: list[tuple[int, str]]) -> None:
+    s = t.s
+    seen: set[int] = set()
+    allowed = attackable_players(s, player)
+    for oid, defender in attacks:
+        o = s.objects.get(oid)
+        if o is None or o.zone != "battlefield" or o.controller != player:
+            raise InvalidCommand("attacks", f"object {oid} is not a creature you control")
+        if oid in seen:
+            raise RuleViolation("508.1a", f"{o.name} is declared as an attacker twice")
+        seen.add(oid)
+        if not can_attack(s, o):
+            rule = "702.3b" if "defender" in keywords(s, o) else (
+                "508.1c" if cant_attack_or_block(s, o) else "508.1a")
+            raise RuleViolation(rule, f"{o.name} can't attack")
+        if defender not in allowed:
+            rule = "803.1" if s.attack_option in ("left", "right") else "508.1b"
+            raise RuleViolation(rule, f"{o.name} can't attack {defender}")
+    t.emit(ev.AttackersDeclared(marker=m.number, player=player, attacks=list(attacks),
+                                rule="508.1"))
+    for oid, _ in attacks:
+        if "vigilance" not in keywords(s, s.objects[oid]):
+            t.emit(ev.PermanentTapped(obj=oid, rule="508.1f"))
+
+
+# ------------------------------------------------------------------ blockers (509)
+
+
+def defending_players(s: GameState, m: Marker) -> list[str]:
+    """Players attacked this combat, in turn order from the active player (APNAP)."""
+    attacked = {d for _, d in (m.combat.attacks if m.combat else ())}
+    return [p for p in turn_order_from(s, m.holder) if p in attacked]
+
+
+def can_block(s: GameState, blocker: Obj, attacker: Obj, defender: str, m: Marker) -> bool:
+    """CR 509.1a untapped; 802.4a only creatures attacking that player; 702.9b flying;
+    509.1b restrictions (Pacifism)."""
+    if not is_creature(blocker) or blocker.tapped or blocker.controller != defender:
+        return False
+    if m.combat is None or m.combat.defender_of(attacker.id) != defender:
+        return False
+    if cant_attack_or_block(s, blocker):
+        return False
+    if "flying" in keywords(s, attacker):
+        return bool({"flying", "reach"} & keywords(s, blocker))
+    return True
+
+
+def request_blockers(t: Txn, m: Marker) -> bool:
+    """CR 509.1: each defending player in turn declares blockers (a decision)."""
+    s = t.s
+    combat = m.combat
+    assert combat is not None
+    for d in defending_players(s, m):
+        if d in combat.blockers_declared_by:
+            continue
+        attackers = [s.objects[a] for a, dd in combat.attacks if dd == d and a in s.objects]
+        able = [b.id for b in s.permanents(d)
+                if any(can_block(s, b, a, d, m) for a in attackers)]
+        if not able:
+            t.emit(ev.BlockersDeclared(marker=m.number, player=d, blocks=[], rule="509.1"))
+            continue
+        t.emit(ev.DecisionRequested(marker=m.number, kind="declare_blockers", player=d,
+                                    options=able, rule="509.1a"))
+        return True
+    return False
+
+
+def declare_blockers(t: Txn, m: Marker, player: str, blocks: list[tuple[int, int]]) -> None:
+    s = t.s
+    seen: set[int] = set()
+    for bid, aid in blocks:
+        b, a = s.objects.get(bid), s.objects.get(aid)
+        if b is None or b.zone != "battlefield" or b.controller != player:
+            raise InvalidCommand("blocks", f"object {bid} is not a creature you control")
+        if a is None or m.combat is None or aid not in m.combat.attacker_ids():
+            raise InvalidCommand("blocks", f"object {aid} is not an attacking creature")
+        if bid in seen:
+            raise RuleViolation("509.1a", f"{b.name} can block only one attacker")
+        seen.add(bid)
+        if not can_block(s, b, a, player, m):
+            if m.combat.defender_of(aid) != player:
+                rule = "802.4a"
+            elif "flying" in keywords(s, a) and not b.tapped:
+                rule = "702.9b"
+            elif cant_attack_or_block(s, b):
+                rule = "509.1b"
+            else:
+                rule = "509.1a"
+            raise RuleViolation(rule, f"{b.name} can't block {a.name}")
+    t.emit(ev.BlockersDeclared(marker=m.number, player=player, blocks=list(blocks),
+                               rule="509.1"))
+
+
+# ------------------------------------------------------------------ damage (510)
+
+
+def any_first_strike(s: GameState, m: Marker) -> bool:
+    """CR 510.4: any attacking or blocking creature with first or double strike."""
+    if m.combat is None:
+        return False
+    ids = [a for a, _ in m.combat.attacks] + [b for b, _ in m.combat.blocks]
+    return any(
+        {"first_strike", "double_strike"} & keywords(s, s.objects[i])
+        for i in ids if i in s.objects
+    )
+
+
+def _deals_now(s: GameState, m: Marker, o: Obj) -> bool:
+    kw = keywords(s, o)
+    assert m.combat is not None
+    if m.step == Step.FIRST_STRIKE_DAMAGE:
+        return bool({"first_strike", "double_strike"} & kw)
+    if not m.combat.had_first_strike_step:
+        return True
+    return "double_strike" in kw or o.id not in m.combat.first_strikers_dealt
+
+
+def _live_blockers(s: GameState, m: Marker, attacker: int) -> list[int]:
+    assert m.combat is not None
+    return [b for b in m.combat.blockers_of(attacker) if b in s.objects
+            and s.objects[b].zone == "battlefield"]
+
+
+def needs_assignment(s: GameState, m: Marker, a: Obj) -> bool:
+    """A real choice: two or more blockers (510.1c), or trample when blocked (702.19b)."""
+    if power_toughness(s, a)[0] <= 0:
+        return False
+    blockers = _live_blockers(s, m, a.id)
+    return len(blockers) >= 2 or (len(blockers) == 1 and "trample" in keywords(s, a))
+
+
+def _attackers_now(s: GameState, m: Marker) -> list[Obj]:
+    assert m.combat is not None
+    return [s.objects[a] for a in m.combat.attacker_ids()
+            if a in s.objects and s.objects[a].zone == "battlefield"
+            and _deals_now(s, m, s.objects[a])]
+
+
+def combat_damage(t: Txn, m: Marker, chosen: dict[int, dict[str, int]] | None = None) -> bool:
+    """CR 510.1-510.2. Returns True when waiting for the active player's assignment."""
+    s = t.s
+    if m.combat is None:
+        return False
+    attackers = _attackers_now(s, m)
+    choosing = [a.id for a in attackers if needs_assignment(s, m, a)]
+    if choosing and chosen is None:
+        t.emit(ev.DecisionRequested(marker=m.number, kind="assign_combat_damage",
+                                    player=m.holder, options=choosing, rule="510.1c"))
+        return True
+    plan: list[tuple[Obj, str]] = []  # (source, "p:x" / "o:id") per point of damage batch
+    amounts: dict[tuple[int, str], int] = defaultdict(int)
+    for a in attackers:
+        power = power_toughness(s, a)[0]
+        if power <= 0:
+            continue
+        blockers = _live_blockers(s, m, a.id)
+        defender = m.combat.defender_of(a.id)
+        blocked = bool(m.combat.blockers_of(a.id))
+        if a.id in choosing:
+            assert chosen is not None
+            for key, n in validate_assignment(s, m, a, chosen.get(a.id, {})).items():
+                amounts[(a.id, key)] += n
+        elif not blocked or (not blockers and "trample" in keywords(s, a)):
+            if defender and not s.players[defender].left:  # 800.4e
+                amounts[(a.id, f"p:{defender}")] += power
+        elif blockers:
+            amounts[(a.id, f"o:{blockers[0]}")] += power
+    for b_id, a_id in m.combat.blocks:
+        b = s.objects.get(b_id)
+        if b is None or b.zone != "battlefield" or not _deals_now(s, m, b):
+            continue
+        if a_id in s.objects and s.objects[a_id].zone == "battlefield":
+            power = power_toughness(s, b)[0]
+            if power > 0:
+                amounts[(b_id, f"o:{a_id}")] += power
+    for (src, key), n in amounts.items():
+        plan.append((s.objects[src], key))
+    _deal(t, m, amounts)
+    if m.step == Step.FIRST_STRIKE_DAMAGE:
+        dealt = [a.id for a in attackers] + [
+            b for b, _ in m.combat.blocks
+            if b in s.objects and _deals_now(s, m, s.objects[b])]
+        t.emit(ev.FirstStrikeDamageDealt(marker=m.number, creatures=dealt, rule="510.4"))
+    return False
+
+
+def validate_assignment(s: GameState, m: Marker, a: Obj, split: dict[str, int]) -> dict[str, int]:
+    """CR 510.1c / 510.1e: all of the power among the blockers; CR 702.19b trample: the
+    excess to the player only once every blocker is assigned lethal damage (702.2c:
+    any deathtouch damage is lethal)."""
+    power = power_toughness(s, a)[0]
+    blockers = _live_blockers(s, m, a.id)
+    defender = m.combat.defender_of(a.id) if m.combat else None
+    allowed = {f"o:{b}" for b in blockers}
+    trample = "trample" in keywords(s, a)
+    if trample and defender:
+        allowed.add(f"p:{defender}")
+    if any(n < 0 for n in split.values()) or sum(split.values()) != power:
+        raise RuleViolation("510.1c", f"{a.name} must assign exactly its {power} damage")
+    for key in split:
+        if key not in allowed:
+            raise RuleViolation("510.1c", f"{a.name} can't assign damage to {key}")
+    if trample and split.get(f"p:{defender}", 0) > 0:
+        deathtouch = "deathtouch" in keywords(s, a)
+        for b in blockers:
+            o = s.objects[b]
+            lethal = 1 if deathtouch else max(0, power_toughness(s, o)[1] - o.damage)
+            if split.get(f"o:{b}", 0) < lethal:
+                raise RuleViolation("702.19b", f"{o.name} must be assigned lethal damage first")
+    return {k: n for k, n in split.items() if n > 0}
+
+
+def default_assignment(s: GameState, m: Marker, a: Obj) -> dict[str, int]:
+    """A legal assignment: lethal damage to each blocker in order, the rest to the last
+    blocker, or with trample to the defending player."""
+    power = power_toughness(s, a)[0]
+    blockers = _live_blockers(s, m, a.id)
+    deathtouch = "deathtouch" in keywords(s, a)
+    out: dict[str, int] = {}
+    left = power
+    for b in blockers:
+        o = s.objects[b]
+        lethal = 1 if deathtouch else max(0, power_toughness(s, o)[1] - o.damage)
+        n = min(left, lethal)
+        out[f"o:{b}"] = n
+        left -= n
+    if left:
+        defender = m.combat.defender_of(a.id) if m.combat else None
+        key = f"p:{defender}" if "trample" in keywords(s, a) and defender else f"o:{blockers[-1]}"
+        out[key] = out.get(key, 0) + left
+    return {k: n for k, n in out.items() if n > 0}
+
+
+def _deal(t: Txn, m: Marker, amounts: dict[tuple[int, str], int]) -> None:
+    """CR 510.2: all combat damage is dealt at once; Fog prevents it (615)."""
+    s = t.s
+    if any(f.kind == "prevent_combat_damage" for f in s.effects):
+        return
+    gained: dict[str, int] = defaultdict(int)
+    for (src_id, key), n in amounts.items():
+        src = s.objects[src_id]
+        kw = keywords(s, src)
+        if key.startswith("p:"):
+            t.emit(ev.DamageDealt(source=src_id, player=key[2:], amount=n, combat=True,
+                                  rule="510.2"))
+        else:
+            target = int(key[2:])
+            t.emit(ev.DamageDealt(source=src_id, obj=target, amount=n, combat=True,
+                                  deathtouch="deathtouch" in kw, rule="510.2"))
+        if "lifelink" in kw:
+            gained[src.controller] += n
+    for player, n in gained.items():
+        t.emit(ev.LifeGained(player=player, amount=n, rule="702.15b"))
+
+
+def pending_decision(m: Marker, kind: str, player: str) -> Decision:
+    p = m.pending
+    if not (isinstance(p, Decision) and p.kind == kind and p.player == player):
+        raise RuleViolation("117.1", f"{player} is not being asked to {kind.replace('_', ' ')}")
+    return p

@@ -1,0 +1,192 @@
+"""`decide(state, command) -> events`: the one entry point for every change.
+
+It never mutates `state`. An illegal command raises `RuleViolation` (naming the CR rule)
+or `InvalidCommand` (naming the field) and no event is made. Engine work is a command
+too (`RunEngineWork`): the pending-work marker names what is owed and which service
+owns it (`work_owner`).
+"""
+
+from __future__ import annotations
+
+from typing import Literal, assert_never
+
+from arbiter_core import combat, resolve, sba, turn
+from arbiter_core import events as ev
+from arbiter_core.casting import activate_ability, cast_spell, play_land
+from arbiter_core.commands import (
+    ActivateAbility,
+    AssignCombatDamage,
+    CastSpell,
+    ChooseObjects,
+    Command,
+    Concede,
+    DeclareAttackers,
+    DeclareBlockers,
+    PassPriority,
+    PlayLand,
+    RunEngineWork,
+    SetUpPosition,
+    StartGame,
+)
+from arbiter_core.errors import GameOver, InvalidCommand, RuleViolation
+from arbiter_core.priority import marker_for, pass_priority, queue_priority
+from arbiter_core.setup import set_up_position, start_game
+from arbiter_core.state import Decision, GameState, Marker, Work
+from arbiter_core.triggers import put_triggers
+from arbiter_core.txn import Txn
+
+Owner = Literal["turn-orchestrator", "stack-resolver", "sba-checker"]
+
+WORK_OWNERS: dict[str, Owner] = {
+    "turn_based_actions": "turn-orchestrator",
+    "advance_step": "turn-orchestrator",
+    "check_sba": "sba-checker",
+    "put_triggers": "stack-resolver",
+    "resolve_top": "stack-resolver",
+}
+
+
+def work_owner(kind: str) -> Owner:
+    return WORK_OWNERS[kind]
+
+
+def decide(state: GameState, command: Command) -> list[ev.Event]:
+    t = Txn(state)
+    match command:
+        case StartGame() | SetUpPosition():
+            if state.started:
+                raise InvalidCommand("game_id", "this game has already started")
+            if isinstance(command, StartGame):
+                start_game(t, command)
+            else:
+                set_up_position(t, command)
+            return t.events
+        case _:
+            pass
+    if not state.started:
+        raise InvalidCommand("game_id", "the game has not started")
+    if state.game_over:
+        raise GameOver()
+    match command:
+        case RunEngineWork():
+            _run_work(t, command.marker)
+        case PassPriority():
+            pass_priority(t, command.player, command.marker)
+        case PlayLand():
+            play_land(t, command)
+        case CastSpell():
+            cast_spell(t, command)
+        case ActivateAbility():
+            activate_ability(t, command)
+        case DeclareAttackers():
+            m = marker_for(t.s, command.player, command.marker)
+            combat.pending_decision(m, "declare_attackers", command.player)
+            combat.declare_attackers(t, m, command.player, list(command.attacks))
+            queue_priority(t, m.number, m.holder)
+        case DeclareBlockers():
+            m = marker_for(t.s, command.player, command.marker)
+            combat.pending_decision(m, "declare_blockers", command.player)
+            combat.declare_blockers(t, m, command.player, list(command.blocks))
+            m = t.s.markers[m.number]
+            if not combat.request_blockers(t, m):
+                queue_priority(t, m.number, m.holder)
+        case AssignCombatDamage():
+            m = marker_for(t.s, command.player, command.marker)
+            d = combat.pending_decision(m, "assign_combat_damage", command.player)
+            if set(command.assignments) != set(d.options):
+                raise RuleViolation("510.1c", "assign damage for exactly the creatures "
+                                              f"asked about: {list(d.options)}")
+            combat.combat_damage(t, m, dict(command.assignments))
+            queue_priority(t, m.number, m.holder)
+        case ChooseObjects():
+            _choose(t, command)
+        case Concede():
+            _concede(t, command.player)
+        case StartGame() | SetUpPosition():
+            raise AssertionError("handled above")
+        case _:
+            assert_never(command)
+    return t.events
+
+
+def _run_work(t: Txn, marker: int) -> None:
+    if marker not in t.s.markers:
+        raise InvalidCommand("marker", f"no turn marker {marker}")
+    m = t.s.markers[marker]
+    w = m.pending
+    if not isinstance(w, Work):
+        raise RuleViolation("117.1", "the engine owes no work on this marker: "
+                                     "it waits for a player")
+    match w.kind:
+        case "turn_based_actions":
+            turn.turn_based_actions(t, m)
+        case "check_sba":
+            sba.check(t, m, w.then_priority)
+        case "put_triggers":
+            put_triggers(t, m.number)
+            queue_priority(t, m.number, w.then_priority or m.holder)
+        case "resolve_top":
+            resolve.resolve_top(t, m)
+        case "advance_step":
+            turn.advance(t, m.number)
+        case _:
+            assert_never(w.kind)
+
+
+def _choose(t: Txn, cmd: ChooseObjects) -> None:
+    m = marker_for(t.s, cmd.player, cmd.marker)
+    d = m.pending
+    if not (isinstance(d, Decision) and d.player == cmd.player
+            and d.kind in ("legend_rule", "discard")):
+        raise RuleViolation("117.1", f"{cmd.player} is not being asked to choose")
+    if len(cmd.choices) != d.count or len(set(cmd.choices)) != d.count:
+        raise RuleViolation(d.rule or "608.2d", f"choose exactly {d.count} of the options")
+    if any(c not in d.options for c in cmd.choices):
+        raise RuleViolation(d.rule or "608.2d", "that is not one of the options")
+    if d.kind == "legend_rule":
+        sba.keep_legend(t, m, cmd.player, cmd.choices[0], d.options)
+        return
+    for oid in cmd.choices:
+        t.emit(ev.ObjectMoved(obj=oid, new_id=t.new_id(), to_zone="graveyard",
+                              to_player=cmd.player, rule="701.9a"))
+    if d.stack_item is not None:
+        item = t.s.stack_items[d.stack_item]
+        resolve.resume(t, t.s.markers[m.number], item)
+    else:  # cleanup discard (514.1), then the rest of cleanup
+        t.emit(ev.WorkQueued(marker=m.number, kind="turn_based_actions", rule="514.1"))
+
+
+def _concede(t: Txn, player: str) -> None:
+    """CR 104.3a: a player may concede at any time, and leaves the game at once."""
+    s = t.s
+    if player not in s.players:
+        raise InvalidCommand("player", f"no player named {player!r}")
+    if s.players[player].left or s.players[player].lost:
+        raise RuleViolation("104.3a", f"{player} is no longer in the game")
+    t.emit(ev.PlayerConceded(player=player, rule="104.3a"))
+    if len(s.seats) > 2:
+        t.emit(ev.PlayerLeftGame(player=player, rule="800.4a"))
+    sba.check_game_end(t)
+    if not t.s.game_over:
+        for m in list(t.s.markers.values()):
+            _after_leave(t, m, player)
+
+
+def _after_leave(t: Txn, m: Marker, player: str) -> None:
+    """Whatever waited on a player who left moves on (CR 800.4h, 800.4j)."""
+    p = m.pending
+    if isinstance(p, Work) or p.player != player:
+        return
+    if isinstance(p, Decision) and p.kind == "declare_blockers":
+        t.emit(ev.BlockersDeclared(marker=m.number, player=player, blocks=[], rule="800.4a"))
+        m = t.s.markers[m.number]
+        if combat.request_blockers(t, m):
+            return
+        queue_priority(t, m.number, m.holder)
+        return
+    if isinstance(p, Decision) and p.kind == "declare_attackers":
+        t.emit(ev.AttackersDeclared(marker=m.number, player=player, attacks=[],
+                                    rule="800.4j"))
+    # Priority (or any other decision) passes to the next player in turn order; the
+    # passes recorded so far still count (CR 117.4 is about players still in the game).
+    queue_priority(t, m.number, m.holder)

@@ -1,0 +1,419 @@
+"""Events: facts that happened, past tense, each citing the CR rule that made it.
+
+Every event is a frozen pydantic model with a `type` discriminator, a schema version `v`
+and the `rule` (a CR number from the committed index, `rules_index.py`). Outcomes of
+randomness (shuffles, random discards) are inside the events, so a replay is exact.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from arbiter_core.cards.model import TokenSpec
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    v: int = 1
+    rule: str
+
+
+class CardSetup(BaseModel):
+    """A card put somewhere at setup: a deck card, or a scenario position's card."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    name: str
+    tapped: bool = False
+    counters: dict[str, int] = Field(default_factory=dict)
+    damage: int = 0
+    controller: str | None = None
+    sick: bool = False
+
+
+class GameStarted(_Event):
+    type: Literal["GameStarted"] = "GameStarted"
+    game_id: str
+    variant: str
+    seed: int
+    seats: list[str]
+    teams: dict[str, str]
+    life: dict[str, int]
+    poison: dict[str, int] = Field(default_factory=dict)
+    attack_option: Literal["left", "right", "multiple", "any"] = "multiple"
+    range_of_influence: int | None = None
+    engine_version: str
+    rules_edition: str
+    card_data_hash: str
+
+
+class CardsPut(_Event):
+    """Cards are put into a zone at setup (decks into libraries, or a position)."""
+
+    type: Literal["CardsPut"] = "CardsPut"
+    player: str
+    zone: Literal["library", "hand", "battlefield", "graveyard", "exile", "command"]
+    cards: list[CardSetup]
+    first_id: int
+
+
+class MarkerPlaced(_Event):
+    """A turn marker is given to a player taking a turn (CR 500, 807.4a)."""
+
+    type: Literal["MarkerPlaced"] = "MarkerPlaced"
+    marker: int
+    holder: str
+    turn: int
+    step: str
+    skip_draw: bool = False
+
+
+class LibraryShuffled(_Event):
+    type: Literal["LibraryShuffled"] = "LibraryShuffled"
+    player: str
+    order: list[int]  # object ids, top first
+
+
+class CardDrawn(_Event):
+    type: Literal["CardDrawn"] = "CardDrawn"
+    player: str
+    obj: int
+    new_id: int
+
+
+class DrawFromEmptyLibraryAttempted(_Event):
+    type: Literal["DrawFromEmptyLibraryAttempted"] = "DrawFromEmptyLibraryAttempted"
+    player: str
+
+
+class TurnBegan(_Event):
+    type: Literal["TurnBegan"] = "TurnBegan"
+    marker: int
+    player: str
+    turn: int
+    extra: bool = False
+
+
+class StepBegan(_Event):
+    type: Literal["StepBegan"] = "StepBegan"
+    marker: int
+    step: str
+
+
+class PermanentsUntapped(_Event):
+    type: Literal["PermanentsUntapped"] = "PermanentsUntapped"
+    objs: list[int]
+
+
+class PermanentTapped(_Event):
+    type: Literal["PermanentTapped"] = "PermanentTapped"
+    obj: int
+
+
+class WorkQueued(_Event):
+    """The engine owes work on a marker (the pending-work marker)."""
+
+    type: Literal["WorkQueued"] = "WorkQueued"
+    marker: int
+    kind: Literal[
+        "turn_based_actions", "check_sba", "put_triggers", "resolve_top", "advance_step"
+    ]
+    then_priority: str | None = None
+
+
+class PriorityGiven(_Event):
+    type: Literal["PriorityGiven"] = "PriorityGiven"
+    marker: int
+    player: str
+
+
+class PriorityPassed(_Event):
+    type: Literal["PriorityPassed"] = "PriorityPassed"
+    marker: int
+    player: str
+
+
+class DecisionRequested(_Event):
+    type: Literal["DecisionRequested"] = "DecisionRequested"
+    marker: int
+    kind: Literal[
+        "declare_attackers", "declare_blockers", "assign_combat_damage", "legend_rule", "discard"
+    ]
+    player: str
+    options: list[int] = Field(default_factory=list)
+    count: int = 0
+    stack_item: int | None = None
+
+
+class LandPlayed(_Event):
+    type: Literal["LandPlayed"] = "LandPlayed"
+    player: str
+    obj: int
+    new_id: int
+
+
+class ManaAdded(_Event):
+    type: Literal["ManaAdded"] = "ManaAdded"
+    player: str
+    mana: str
+    source: int | None = None
+
+
+class ManaSpent(_Event):
+    type: Literal["ManaSpent"] = "ManaSpent"
+    player: str
+    mana: str
+
+
+class ManaEmptied(_Event):
+    type: Literal["ManaEmptied"] = "ManaEmptied"
+    players: list[str]
+
+
+class SpellCast(_Event):
+    type: Literal["SpellCast"] = "SpellCast"
+    player: str
+    obj: int
+    new_id: int
+    item: int
+    marker: int
+    targets: list[list[str]] = Field(default_factory=list)
+    x: int = 0
+
+
+class AbilityActivated(_Event):
+    type: Literal["AbilityActivated"] = "AbilityActivated"
+    player: str
+    source: int
+    ability: int
+    item: int
+    marker: int
+    targets: list[list[str]] = Field(default_factory=list)
+
+
+class AbilityTriggered(_Event):
+    type: Literal["AbilityTriggered"] = "AbilityTriggered"
+    source: int
+    source_name: str
+    controller: str
+    ability: int
+    marker: int
+    that_player: str | None = None
+
+
+class TriggerPutOnStack(_Event):
+    type: Literal["TriggerPutOnStack"] = "TriggerPutOnStack"
+    index: int  # position in the waiting-trigger list
+    item: int
+    marker: int
+
+
+class StackItemResolved(_Event):
+    """The top of a stack finished resolving and leaves it (CR 608.2n, 608.3)."""
+
+    type: Literal["StackItemResolved"] = "StackItemResolved"
+    item: int
+    marker: int
+
+
+class StackItemCountered(_Event):
+    type: Literal["StackItemCountered"] = "StackItemCountered"
+    item: int
+    marker: int
+
+
+class ResolutionPaused(_Event):
+    """Resolution waits for a decision; it resumes at effect `resume_at`."""
+
+    type: Literal["ResolutionPaused"] = "ResolutionPaused"
+    item: int
+    resume_at: int
+
+
+class ObjectMoved(_Event):
+    """An object changes zones and becomes a new object (CR 400.7)."""
+
+    type: Literal["ObjectMoved"] = "ObjectMoved"
+    obj: int
+    new_id: int
+    to_zone: Literal["library", "hand", "battlefield", "graveyard", "exile", "stack", "command"]
+    to_player: str
+    controller: str | None = None
+
+
+class ObjectCeasedToExist(_Event):
+    type: Literal["ObjectCeasedToExist"] = "ObjectCeasedToExist"
+    obj: int
+
+
+class DamageDealt(_Event):
+    type: Literal["DamageDealt"] = "DamageDealt"
+    source: int
+    player: str | None = None
+    obj: int | None = None
+    amount: int
+    combat: bool = False
+    deathtouch: bool = False
+
+
+class LifeGained(_Event):
+    type: Literal["LifeGained"] = "LifeGained"
+    player: str
+    amount: int
+
+
+class EffectCreated(_Event):
+    type: Literal["EffectCreated"] = "EffectCreated"
+    kind: Literal["pt", "prevent_combat_damage"]
+    affected: list[int] = Field(default_factory=list)
+    power: int = 0
+    toughness: int = 0
+    marker: int = 1
+
+
+class DamageWoreOff(_Event):
+    """Cleanup: damage is removed and "until end of turn" effects end (CR 514.2)."""
+
+    type: Literal["DamageWoreOff"] = "DamageWoreOff"
+    marker: int
+
+
+class AttackersDeclared(_Event):
+    type: Literal["AttackersDeclared"] = "AttackersDeclared"
+    marker: int
+    player: str
+    attacks: list[tuple[int, str]]
+
+
+class BlockersDeclared(_Event):
+    type: Literal["BlockersDeclared"] = "BlockersDeclared"
+    marker: int
+    player: str
+    blocks: list[tuple[int, int]]
+
+
+class FirstStrikeDamageDealt(_Event):
+    type: Literal["FirstStrikeDamageDealt"] = "FirstStrikeDamageDealt"
+    marker: int
+    creatures: list[int]
+
+
+class CombatEnded(_Event):
+    type: Literal["CombatEnded"] = "CombatEnded"
+    marker: int
+
+
+class TokenCreated(_Event):
+    type: Literal["TokenCreated"] = "TokenCreated"
+    obj: int
+    owner: str
+    token: TokenSpec
+
+
+class Attached(_Event):
+    type: Literal["Attached"] = "Attached"
+    obj: int
+    to: int
+
+
+class Unattached(_Event):
+    type: Literal["Unattached"] = "Unattached"
+    obj: int
+
+
+class CountersRemoved(_Event):
+    type: Literal["CountersRemoved"] = "CountersRemoved"
+    obj: int
+    counters: dict[str, int]
+
+
+class StateBasedActionsChecked(_Event):
+    type: Literal["StateBasedActionsChecked"] = "StateBasedActionsChecked"
+    marker: int
+
+
+class ExtraTurnAdded(_Event):
+    type: Literal["ExtraTurnAdded"] = "ExtraTurnAdded"
+    marker: int
+    player: str
+
+
+class PlayerLost(_Event):
+    type: Literal["PlayerLost"] = "PlayerLost"
+    player: str
+
+
+class PlayerConceded(_Event):
+    type: Literal["PlayerConceded"] = "PlayerConceded"
+    player: str
+
+
+class PlayerLeftGame(_Event):
+    """A player leaves the game; their objects leave with them (CR 800.4a)."""
+
+    type: Literal["PlayerLeftGame"] = "PlayerLeftGame"
+    player: str
+
+
+class GameEnded(_Event):
+    type: Literal["GameEnded"] = "GameEnded"
+    winners: list[str]
+    draw: bool = False
+
+
+Event = Annotated[
+    GameStarted
+    | CardsPut
+    | MarkerPlaced
+    | LibraryShuffled
+    | CardDrawn
+    | DrawFromEmptyLibraryAttempted
+    | TurnBegan
+    | StepBegan
+    | PermanentsUntapped
+    | PermanentTapped
+    | WorkQueued
+    | PriorityGiven
+    | PriorityPassed
+    | DecisionRequested
+    | LandPlayed
+    | ManaAdded
+    | ManaSpent
+    | ManaEmptied
+    | SpellCast
+    | AbilityActivated
+    | AbilityTriggered
+    | TriggerPutOnStack
+    | StackItemResolved
+    | StackItemCountered
+    | ResolutionPaused
+    | ObjectMoved
+    | ObjectCeasedToExist
+    | DamageDealt
+    | LifeGained
+    | EffectCreated
+    | DamageWoreOff
+    | AttackersDeclared
+    | BlockersDeclared
+    | FirstStrikeDamageDealt
+    | CombatEnded
+    | TokenCreated
+    | Attached
+    | Unattached
+    | CountersRemoved
+    | StateBasedActionsChecked
+    | ExtraTurnAdded
+    | PlayerLost
+    | PlayerConceded
+    | PlayerLeftGame
+    | GameEnded,
+    Field(discriminator="type"),
+]
+
+EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
+
+
+def event_from_dict(data: dict[str, object]) -> Event:
+    """Decode an event from its stored payload (the `type` field selects the model)."""
+    return EVENT_ADAPTER.validate_python(data)

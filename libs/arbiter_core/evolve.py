@@ -1,0 +1,343 @@
+"""`evolve(state, event) -> state`: apply one fact. Total on events that `decide` made.
+
+No rule decisions are made here; every choice was made by `decide` and written into
+the event. `apply` mutates a state the caller owns; `evolve` clones first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import assert_never
+
+from arbiter_core import events as ev
+from arbiter_core.state import (
+    Combat,
+    Decision,
+    Effect,
+    GameState,
+    Marker,
+    Obj,
+    Player,
+    Priority,
+    StackItem,
+    Step,
+    Trigger,
+    Work,
+    Zone,
+)
+
+
+def evolve(state: GameState, event: ev.Event) -> GameState:
+    """Return the state after `event`; `state` is left unchanged."""
+    new = state.clone()
+    apply(new, event)
+    return new
+
+
+def replay(events: list[ev.Event], state: GameState | None = None) -> GameState:
+    """Fold events into a state (CR-level replay of a stored log)."""
+    s = state.clone() if state is not None else empty_state()
+    for e in events:
+        apply(s, e)
+    return s
+
+
+def empty_state() -> GameState:
+    return GameState(game_id="", variant="", seed=0, seats=[], players={})
+
+
+def _remove_from_zone(s: GameState, o: Obj) -> None:
+    if o.zone == "battlefield":
+        s.battlefield.remove(o.id)
+    elif o.zone == "stack":
+        pass  # the stack item is removed by its own event
+    else:
+        s.zone(o.owner, o.zone).remove(o.id)
+
+
+def _put(s: GameState, o: Obj) -> None:
+    s.objects[o.id] = o
+    if o.zone == "battlefield":
+        s.battlefield.append(o.id)
+    elif o.zone == "library":
+        s.zone(o.owner, "library").insert(0, o.id)
+    elif o.zone != "stack":
+        s.zone(o.owner, o.zone).append(o.id)
+
+
+def _move(s: GameState, oid: int, new_id: int, zone: Zone, controller: str | None) -> None:
+    o = s.objects.pop(oid)
+    _remove_from_zone(s, o)
+    s.timestamp += 1
+    _put(
+        s,
+        Obj(
+            id=new_id,
+            card=o.card,
+            name=o.name,
+            owner=o.owner,
+            controller=controller or o.owner,
+            zone=zone,
+            token=o.token,
+            sick=zone == "battlefield",
+            timestamp=s.timestamp,
+        ),
+    )
+    s.next_id = max(s.next_id, new_id + 1)
+
+
+def _set_marker(s: GameState, number: int, **changes: object) -> None:
+    s.markers[number] = replace(s.markers[number], **changes)  # type: ignore[arg-type]
+
+
+def _set_player(s: GameState, name: str, **changes: object) -> None:
+    s.players[name] = replace(s.players[name], **changes)  # type: ignore[arg-type]
+
+
+def _set_obj(s: GameState, oid: int, **changes: object) -> None:
+    s.objects[oid] = replace(s.objects[oid], **changes)  # type: ignore[arg-type]
+
+
+def _push(s: GameState, item: StackItem) -> None:
+    s.stack_items[item.id] = item
+    m = s.markers[item.marker]
+    s.markers[item.marker] = replace(m, stack=(*m.stack, item.id), passed=())
+    s.next_id = max(s.next_id, item.id + 1)
+
+
+def _pop(s: GameState, item_id: int, marker: int) -> None:
+    s.stack_items.pop(item_id, None)
+    m = s.markers[marker]
+    s.markers[marker] = replace(m, stack=tuple(i for i in m.stack if i != item_id), passed=())
+
+
+def _targets(raw: list[list[str]]) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(t) for t in raw)
+
+
+def apply(s: GameState, e: ev.Event) -> None:
+    s.version += 1
+    match e:
+        case ev.GameStarted():
+            s.game_id, s.variant, s.seed = e.game_id, e.variant, e.seed
+            s.seats = list(e.seats)
+            s.players = {
+                p: Player(name=p, team=e.teams.get(p, p), life=e.life[p], poison=e.poison.get(p, 0))
+                for p in e.seats
+            }
+            s.attack_option = e.attack_option
+            s.range_of_influence = e.range_of_influence
+            s.started = True
+        case ev.CardsPut():
+            oid = e.first_id
+            for c in e.cards:
+                s.timestamp += 1
+                obj = Obj(
+                    id=oid,
+                    card=s.next_card,
+                    name=c.name,
+                    owner=e.player,
+                    controller=c.controller or e.player,
+                    zone=e.zone,
+                    tapped=c.tapped,
+                    sick=c.sick,
+                    damage=c.damage,
+                    counters=tuple(sorted(c.counters.items())),
+                    timestamp=s.timestamp,
+                )
+                s.objects[oid] = obj
+                if e.zone == "battlefield":
+                    s.battlefield.append(oid)
+                else:
+                    s.zone(e.player, e.zone).append(oid)
+                oid += 1
+                s.next_card += 1
+            s.next_id = max(s.next_id, oid)
+        case ev.MarkerPlaced():
+            s.markers[e.marker] = Marker(
+                number=e.marker,
+                holder=e.holder,
+                turn=e.turn,
+                step=Step(e.step),
+                pending=Work("turn_based_actions"),
+                skip_draw=e.skip_draw,
+            )
+        case ev.LibraryShuffled():
+            s.zones[(e.player, "library")] = list(e.order)
+            s.rng_counter += 1
+        case ev.CardDrawn():
+            _move(s, e.obj, e.new_id, "hand", None)
+        case ev.DrawFromEmptyLibraryAttempted():
+            _set_player(s, e.player, drew_from_empty=True)
+        case ev.TurnBegan():
+            m = s.markers[e.marker]
+            extra = list(m.extra_turns)
+            if e.extra and e.player in extra:
+                extra.remove(e.player)
+            _set_marker(
+                s, e.marker, holder=e.player, turn=e.turn, step=Step.UNTAP, passed=(),
+                combat=None, pending=Work("turn_based_actions"), skip_draw=False,
+                extra_turns=tuple(extra),
+            )
+            _set_player(s, e.player, lands_played=0)
+            for oid in s.battlefield:
+                if s.objects[oid].controller == e.player and s.objects[oid].sick:
+                    _set_obj(s, oid, sick=False)
+            s.turns_taken += 1
+        case ev.StepBegan():
+            _set_marker(s, e.marker, step=Step(e.step), passed=(),
+                        pending=Work("turn_based_actions"))
+        case ev.PermanentsUntapped():
+            for oid in e.objs:
+                _set_obj(s, oid, tapped=False)
+        case ev.PermanentTapped():
+            _set_obj(s, e.obj, tapped=True)
+        case ev.WorkQueued():
+            _set_marker(s, e.marker, pending=Work(e.kind, e.then_priority))
+        case ev.PriorityGiven():
+            _set_marker(s, e.marker, pending=Priority(e.player))
+        case ev.PriorityPassed():
+            m = s.markers[e.marker]
+            _set_marker(s, e.marker, passed=(*m.passed, e.player))
+        case ev.DecisionRequested():
+            _set_marker(
+                s, e.marker,
+                pending=Decision(e.kind, e.player, tuple(e.options), e.count, e.rule,
+                                 e.stack_item),
+            )
+        case ev.LandPlayed():
+            p = s.players[e.player]
+            _set_player(s, e.player, lands_played=p.lands_played + 1)
+            _move(s, e.obj, e.new_id, "battlefield", e.player)
+        case ev.ManaAdded():
+            _set_player(s, e.player, mana=s.players[e.player].mana + e.mana)
+        case ev.ManaSpent():
+            pool = s.players[e.player].mana
+            for sym in e.mana:
+                pool = pool.replace(sym, "", 1)
+            _set_player(s, e.player, mana=pool)
+        case ev.ManaEmptied():
+            for p in e.players:
+                _set_player(s, p, mana="")
+        case ev.SpellCast():
+            _move(s, e.obj, e.new_id, "stack", e.player)
+            _push(s, StackItem(id=e.item, kind="spell", controller=e.player, marker=e.marker,
+                               obj=e.new_id, source_name=s.objects[e.new_id].name,
+                               targets=_targets(e.targets), x=e.x))
+        case ev.AbilityActivated():
+            src = s.objects[e.source]
+            _push(s, StackItem(id=e.item, kind="activated", controller=e.player,
+                               marker=e.marker, source=e.source, source_name=src.name,
+                               ability=e.ability, targets=_targets(e.targets)))
+        case ev.AbilityTriggered():
+            s.triggers.append(Trigger(e.source, e.source_name, e.controller, e.ability,
+                                      e.marker, e.that_player))
+        case ev.TriggerPutOnStack():
+            t = s.triggers.pop(e.index)
+            _push(s, StackItem(id=e.item, kind="triggered", controller=t.controller,
+                               marker=e.marker, source=t.source, source_name=t.source_name,
+                               ability=t.ability, that_player=t.that_player))
+        case ev.StackItemResolved() | ev.StackItemCountered():
+            _pop(s, e.item, e.marker)
+        case ev.ResolutionPaused():
+            s.stack_items[e.item] = replace(s.stack_items[e.item], resume_at=e.resume_at)
+        case ev.ObjectMoved():
+            _move(s, e.obj, e.new_id, e.to_zone, e.controller)
+        case ev.ObjectCeasedToExist():
+            o = s.objects.pop(e.obj)
+            _remove_from_zone(s, o)
+        case ev.DamageDealt():
+            if e.player is not None:
+                p = s.players[e.player]
+                _set_player(s, e.player, life=p.life - e.amount)
+            if e.obj is not None and e.obj in s.objects:
+                o = s.objects[e.obj]
+                _set_obj(s, e.obj, damage=o.damage + e.amount,
+                         deathtouch_hit=o.deathtouch_hit or e.deathtouch)
+        case ev.LifeGained():
+            _set_player(s, e.player, life=s.players[e.player].life + e.amount)
+        case ev.EffectCreated():
+            s.timestamp += 1
+            s.effects.append(Effect(id=s.timestamp, kind=e.kind, affected=tuple(e.affected),
+                                    power=e.power, toughness=e.toughness, marker=e.marker,
+                                    timestamp=s.timestamp))
+        case ev.DamageWoreOff():
+            for oid in s.battlefield:
+                if s.objects[oid].damage or s.objects[oid].deathtouch_hit:
+                    _set_obj(s, oid, damage=0, deathtouch_hit=False)
+            s.effects = [f for f in s.effects if f.marker != e.marker]
+        case ev.AttackersDeclared():
+            _set_marker(s, e.marker, combat=Combat(attacks=tuple(e.attacks)))
+        case ev.BlockersDeclared():
+            c = s.markers[e.marker].combat or Combat()
+            _set_marker(s, e.marker, combat=replace(
+                c, blocks=(*c.blocks, *e.blocks),
+                blockers_declared_by=(*c.blockers_declared_by, e.player)))
+        case ev.FirstStrikeDamageDealt():
+            c = s.markers[e.marker].combat or Combat()
+            _set_marker(s, e.marker, combat=replace(
+                c, first_strikers_dealt=tuple(e.creatures), had_first_strike_step=True))
+        case ev.CombatEnded():
+            _set_marker(s, e.marker, combat=None)
+        case ev.TokenCreated():
+            s.timestamp += 1
+            s.objects[e.obj] = Obj(id=e.obj, card=s.next_card, name=e.token.name,
+                                   owner=e.owner, controller=e.owner, zone="battlefield",
+                                   token=e.token, sick=True, timestamp=s.timestamp)
+            s.next_card += 1
+            s.battlefield.append(e.obj)
+            s.next_id = max(s.next_id, e.obj + 1)
+        case ev.Attached():
+            s.timestamp += 1
+            _set_obj(s, e.obj, attached_to=e.to, timestamp=s.timestamp)
+        case ev.Unattached():
+            _set_obj(s, e.obj, attached_to=None)
+        case ev.CountersRemoved():
+            o = s.objects[e.obj]
+            left = {k: n - e.counters.get(k, 0) for k, n in o.counters}
+            _set_obj(s, e.obj, counters=tuple(sorted((k, n) for k, n in left.items() if n > 0)))
+        case ev.StateBasedActionsChecked():
+            for oid in s.battlefield:
+                if s.objects[oid].deathtouch_hit:
+                    _set_obj(s, oid, deathtouch_hit=False)
+            for name, p in s.players.items():
+                if p.drew_from_empty:
+                    _set_player(s, name, drew_from_empty=False)
+        case ev.ExtraTurnAdded():
+            m = s.markers[e.marker]
+            _set_marker(s, e.marker, extra_turns=(e.player, *m.extra_turns))
+        case ev.PlayerLost() | ev.PlayerConceded():
+            _set_player(s, e.player, lost=True)
+        case ev.PlayerLeftGame():
+            _leave(s, e.player)
+        case ev.GameEnded():
+            s.game_over = True
+            for name, p in s.players.items():
+                if name in e.winners:
+                    _set_player(s, name, won=True)
+                elif e.draw and not p.left:
+                    _set_player(s, name, drew=True)
+                elif not p.lost:
+                    _set_player(s, name, lost=True)
+        case _:
+            assert_never(e)
+
+
+def _leave(s: GameState, player: str) -> None:
+    """CR 800.4a: the leaver's objects leave the game; their spells and abilities on the
+    stack cease to exist; their waiting triggers are removed."""
+    _set_player(s, player, left=True, mana="")
+    for oid, o in list(s.objects.items()):
+        if o.owner == player:
+            if o.zone == "battlefield":
+                s.battlefield.remove(oid)
+            del s.objects[oid]
+    for key in [k for k in s.zones if k[0] == player]:
+        s.zones[key] = []
+    for item in list(s.stack_items.values()):
+        if item.controller == player or (item.obj is not None and item.obj not in s.objects):
+            _pop(s, item.id, item.marker)
+    s.triggers = [t for t in s.triggers if t.controller != player]
+    for number, m in s.markers.items():
+        if player in m.passed:
+            _set_marker(s, number, passed=tuple(p for p in m.passed if p != player))

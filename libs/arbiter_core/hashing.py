@@ -1,0 +1,43 @@
+"""A canonical hash of the game state: the same events give the same hash on any machine
+and any backend (replay = live is checked with it)."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from enum import Enum
+from typing import Any
+
+from pydantic import BaseModel
+
+from arbiter_core.state import GameState
+
+
+def _plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        out = {"__kind": type(value).__name__}
+        out.update({f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)})
+        return out
+    if isinstance(value, BaseModel):
+        return _plain(value.model_dump(mode="json"))
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, dict):
+        return {str(k) if not isinstance(k, tuple) else "|".join(map(str, k)): _plain(v)
+                for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def canonical(state: GameState) -> dict[str, Any]:
+    """The state as plain JSON data, zones with no cards dropped."""
+    data = _plain(state)
+    data["zones"] = {k: v for k, v in data["zones"].items() if v}
+    return data  # type: ignore[no-any-return]
+
+
+def state_hash(state: GameState) -> str:
+    blob = json.dumps(canonical(state), sort_keys=True, separators=(",", ":")).encode()
+    return hashlib.sha256(blob).hexdigest()

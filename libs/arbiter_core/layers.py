@@ -1,0 +1,94 @@
+"""Characteristics after continuous effects (CR 604 static abilities, CR 613 layers).
+
+Layer 7 (power and toughness, CR 613.4) is applied here in timestamp order: 7c adds the
+static abilities of permanents on the battlefield (Glorious Anthem, Holy Strength,
+Bonesplitter) and resolved "until end of turn" effects (Giant Growth), then counters
+(CR 613.4c). Layer 2 (control) comes with the multiplayer control-change cards.
+"""
+
+from __future__ import annotations
+
+from arbiter_core.cards import get_card
+from arbiter_core.cards.model import (
+    CantAttackOrBlock,
+    CardDefinition,
+    KeywordAbility,
+    ModifyPowerToughness,
+    StaticAbility,
+)
+from arbiter_core.state import GameState, Obj
+
+
+def definition(o: Obj) -> CardDefinition:
+    """The card's printed characteristics, or a token's (CR 111.4)."""
+    if o.token is not None:
+        t = o.token
+        return CardDefinition(name=t.name, colors=t.colors, types=t.types,
+                              subtypes=t.subtypes, power=t.power, toughness=t.toughness)
+    return get_card(o.name)
+
+
+def is_type(o: Obj, card_type: str) -> bool:
+    return card_type in definition(o).types
+
+
+def is_creature(o: Obj) -> bool:
+    return is_type(o, "Creature")
+
+
+def keywords(s: GameState, o: Obj) -> frozenset[str]:
+    """Keyword abilities the object has (CR 702); no effect grants keywords yet."""
+    return frozenset(a.keyword for a in definition(o).abilities if isinstance(a, KeywordAbility))
+
+
+def _statics(s: GameState) -> list[tuple[Obj, ModifyPowerToughness | CantAttackOrBlock]]:
+    out: list[tuple[Obj, ModifyPowerToughness | CantAttackOrBlock]] = []
+    for oid in s.battlefield:
+        src = s.objects[oid]
+        for ab in definition(src).abilities:
+            if isinstance(ab, StaticAbility):
+                for eff in ab.effects:
+                    if isinstance(eff, ModifyPowerToughness | CantAttackOrBlock):
+                        out.append((src, eff))
+    out.sort(key=lambda pair: pair[0].timestamp)  # CR 613.7: timestamp order
+    return out
+
+
+def _applies(src: Obj, subject: str, o: Obj) -> bool:
+    if subject in ("enchanted", "equipped"):
+        return src.attached_to == o.id
+    if subject == "creatures_you_control":
+        return o.controller == src.controller and is_type(o, "Creature")
+    if subject == "self":
+        return src.id == o.id
+    return False
+
+
+def power_toughness(s: GameState, o: Obj) -> tuple[int, int]:
+    """Power and toughness after layer 7 (CR 613.4)."""
+    d = definition(o)
+    power, toughness = d.power or 0, d.toughness or 0
+    if o.zone != "battlefield":
+        return power, toughness
+    for src, eff in _statics(s):
+        if isinstance(eff, ModifyPowerToughness) and _applies(src, eff.subject, o):
+            power += eff.power
+            toughness += eff.toughness
+    for f in s.effects:
+        if f.kind == "pt" and o.id in f.affected:
+            power += f.power
+            toughness += f.toughness
+    net = o.counter("+1/+1") - o.counter("-1/-1")
+    return power + net, toughness + net
+
+
+def cant_attack_or_block(s: GameState, o: Obj) -> bool:
+    """An effect says the creature can't attack or block (CR 508.1c, 509.1b)."""
+    return any(
+        isinstance(eff, CantAttackOrBlock) and _applies(src, eff.subject, o)
+        for src, eff in _statics(s)
+    )
+
+
+def colors(o: Obj) -> tuple[str, ...]:
+    return definition(o).colors

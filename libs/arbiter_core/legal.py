@@ -1,0 +1,142 @@
+"""`legal_actions(state, player)`: what a player may do now.
+
+Every command listed here is accepted by `decide` (a property test checks it). For
+choices whose space is combinatorial (which creatures attack or block, how a Fireball
+is split), a representative set is listed: none, each single choice, and all at once;
+`decide` validates any other combination by the same rules.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+
+from arbiter_core.cards.model import ActivatedAbility, EquipAbility, TargetSpec
+from arbiter_core.casting import is_mana_ability, sorcery_timing_ok, spell_cost, spell_targets
+from arbiter_core.combat import attackable_players, can_block, default_assignment
+from arbiter_core.commands import (
+    ActivateAbility,
+    AssignCombatDamage,
+    CastSpell,
+    ChooseObjects,
+    Concede,
+    DeclareAttackers,
+    DeclareBlockers,
+    PassPriority,
+    PlayerCommand,
+    PlayLand,
+)
+from arbiter_core.layers import definition
+from arbiter_core.mana import can_pay, can_tap_for_cost, parse_cost, untapped_sources
+from arbiter_core.state import Decision, GameState, Marker, Priority
+from arbiter_core.targets import candidates
+
+MAX_X = 10
+
+
+def legal_actions(s: GameState, player: str) -> list[PlayerCommand]:
+    if s.game_over or player not in s.players or s.players[player].left:
+        return []
+    out: list[PlayerCommand] = []
+    for m in s.markers.values():
+        p = m.pending
+        if isinstance(p, Priority) and p.player == player:
+            out.extend(_priority_actions(s, m, player))
+        elif isinstance(p, Decision) and p.player == player:
+            out.extend(_decision_actions(s, m, p))
+    out.append(Concede(player=player))
+    return out
+
+
+def _target_choices(s: GameState, specs: tuple[TargetSpec, ...], player: str,
+                    source: int) -> list[list[list[str]]]:
+    per_spec = [[[c] for c in candidates(s, spec, player, source)] for spec in specs]
+    return [list(combo) for combo in product(*per_spec)]
+
+
+def _priority_actions(s: GameState, m: Marker, player: str) -> list[PlayerCommand]:
+    out: list[PlayerCommand] = [PassPriority(player=player, marker=m.number)]
+    main = sorcery_timing_ok(s, m, player)
+    mana_now = len(s.players[player].mana) + sum(len(x) for _, x in untapped_sources(s, player))
+    for oid in s.zone(player, "hand"):
+        d = definition(s.objects[oid])
+        if "Land" in d.types:
+            if main and s.players[player].lands_played < 1:
+                out.append(PlayLand(player=player, card=oid, marker=m.number))
+            continue
+        if "Instant" not in d.types and not main:
+            continue
+        cost = parse_cost(d.mana_cost)
+        xs = range(1, max(1, min(MAX_X, mana_now - cost.total)) + 1) if cost.x else [0]
+        for targets in _target_choices(s, spell_targets(d), player, oid):
+            n_targets = sum(len(g) for g in targets)
+            for x in xs:
+                if can_pay(s, player, spell_cost(d, x, n_targets)):
+                    out.append(CastSpell(player=player, card=oid, targets=targets, x=x,
+                                         marker=m.number))
+    for o in s.permanents(player):
+        for i, ab in enumerate(definition(o).abilities):
+            if not isinstance(ab, ActivatedAbility | EquipAbility):
+                continue
+            if ab.cost.tap and not can_tap_for_cost(s, o):
+                continue
+            if is_mana_ability(ab):
+                out.append(ActivateAbility(player=player, source=o.id, ability=i,
+                                           marker=m.number))
+                continue
+            if isinstance(ab, EquipAbility):
+                if not main:
+                    continue
+                specs: tuple[TargetSpec, ...] = (TargetSpec(kind="creature"),)
+                choices = [c for c in _target_choices(s, specs, player, o.id)
+                           if s.objects[int(c[0][0][2:])].controller == player
+                           and s.objects[int(c[0][0][2:])].id != o.attached_to]
+            else:
+                if ab.sorcery_speed and not main:
+                    continue
+                choices = _target_choices(s, ab.targets, player, o.id)
+            if not can_pay(s, player, parse_cost(ab.cost.mana)):
+                continue
+            for targets in choices:
+                out.append(ActivateAbility(player=player, source=o.id, ability=i,
+                                           targets=targets, marker=m.number))
+    return out
+
+
+def _decision_actions(s: GameState, m: Marker, d: Decision) -> list[PlayerCommand]:
+    player = d.player
+    match d.kind:
+        case "declare_attackers":
+            defenders = attackable_players(s, player)
+            out: list[PlayerCommand] = [DeclareAttackers(player=player, marker=m.number)]
+            for oid in d.options:
+                for target in defenders:
+                    out.append(DeclareAttackers(player=player, attacks=[(oid, target)],
+                                                marker=m.number))
+            if len(d.options) > 1:
+                for target in defenders:
+                    out.append(DeclareAttackers(
+                        player=player, attacks=[(oid, target) for oid in d.options],
+                        marker=m.number))
+            return out
+        case "declare_blockers":
+            out = [DeclareBlockers(player=player, marker=m.number)]
+            combat = m.combat
+            attackers = combat.attacker_ids() if combat else []
+            for b in d.options:
+                for a in attackers:
+                    if a in s.objects and can_block(s, s.objects[b], s.objects[a], player, m):
+                        out.append(DeclareBlockers(player=player, blocks=[(b, a)],
+                                                   marker=m.number))
+            return out
+        case "assign_combat_damage":
+            plan = {a: default_assignment(s, m, s.objects[a]) for a in d.options}
+            return [AssignCombatDamage(player=player, assignments=plan, marker=m.number)]
+        case "legend_rule":
+            return [ChooseObjects(player=player, choices=[o], marker=m.number)
+                    for o in d.options]
+        case "discard":
+            opts = list(d.options)
+            windows = {tuple(opts[i:i + d.count]) for i in range(len(opts) - d.count + 1)}
+            return [ChooseObjects(player=player, choices=list(w), marker=m.number)
+                    for w in sorted(windows)]
+    return []

@@ -1,0 +1,80 @@
+"""Priority (CR 117): who may act, passing, and what happens when all pass.
+
+Each turn marker has its own priority and stack (CR 807.5); with one marker this is the
+ordinary game. The players who receive priority on a marker's stack are the players
+still in the game, in turn order from the marker's active player (CR 117.3, 101.4).
+"""
+
+from __future__ import annotations
+
+from arbiter_core import events as ev
+from arbiter_core.errors import InvalidCommand, RuleViolation
+from arbiter_core.state import Decision, GameState, Marker, Priority
+from arbiter_core.txn import Txn
+from arbiter_core.variants import turn_order_from
+
+
+def priority_players(s: GameState, m: Marker) -> list[str]:
+    """Players who get priority on this marker's stack, from its active player."""
+    return turn_order_from(s, m.holder)
+
+
+def marker_for(s: GameState, player: str, marker: int | None) -> Marker:
+    """The marker a player's command is about: the given one, or the one waiting on them."""
+    if player not in s.players:
+        raise InvalidCommand("player", f"no player named {player!r}")
+    if marker is not None:
+        if marker not in s.markers:
+            raise InvalidCommand("marker", f"no turn marker {marker}")
+        return s.markers[marker]
+    for m in s.markers.values():
+        p = m.pending
+        if isinstance(p, Priority | Decision) and p.player == player:
+            return m
+    return next(iter(s.markers.values()))
+
+
+def require_priority(s: GameState, player: str, marker: int | None) -> Marker:
+    """CR 117.1: a player may act only while holding priority."""
+    m = marker_for(s, player, marker)
+    if s.players[player].left:
+        raise RuleViolation("800.4a", f"{player} has left the game")
+    p = m.pending
+    if not (isinstance(p, Priority) and p.player == player):
+        raise RuleViolation("117.1", f"{player} does not hold priority")
+    return m
+
+
+def queue_priority(t: Txn, marker: int, player: str) -> None:
+    """Before a player receives priority, SBAs are checked and triggers put on the stack
+    (CR 117.5); the SBA checker owns that work."""
+    t.emit(ev.WorkQueued(marker=marker, kind="check_sba", then_priority=player, rule="117.5"))
+
+
+def pass_priority(t: Txn, player: str, marker: int | None) -> None:
+    """CR 117.3d: pass; CR 117.4: when all pass in succession, resolve or end the step."""
+    m = require_priority(t.s, player, marker)
+    t.emit(ev.PriorityPassed(marker=m.number, player=player, rule="117.3d"))
+    m = t.s.markers[m.number]
+    order = priority_players(t.s, m)
+    if all(p in m.passed for p in order):
+        kind = "resolve_top" if m.stack else "advance_step"
+        t.emit(ev.WorkQueued(marker=m.number, kind=kind, rule="117.4"))
+        return
+    i = order.index(player) if player in order else 0
+    nxt = next(p for p in order[i + 1 :] + order[: i + 1] if p not in m.passed)
+    t.emit(ev.PriorityGiven(marker=m.number, player=nxt, rule="117.3d"))
+
+
+def give_priority(t: Txn, marker: int, player: str | None) -> None:
+    """Grant priority (CR 117.3); if that player has left, the next in turn order gets it
+    (CR 800.4h)."""
+    m = t.s.markers[marker]
+    order = priority_players(t.s, m)
+    if not order:
+        return
+    target = player if player in order else None
+    if target is None:
+        base = player or m.holder
+        target = turn_order_from(t.s, base)[0] if base in t.s.seats else order[0]
+    t.emit(ev.PriorityGiven(marker=marker, player=target, rule="117.3"))

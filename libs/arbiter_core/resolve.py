@@ -1,0 +1,118 @@
+"""Resolving the top of a stack (CR 608): target legality on resolution (608.2b), the
+effects in the order written (608.2c), then where the spell goes (608.2n, 608.3).
+
+A decision during resolution (a chosen discard) pauses it: the item stays on the stack
+with the effect index to resume at, and the answer continues it.
+"""
+
+from __future__ import annotations
+
+from arbiter_core import events as ev
+from arbiter_core import effects
+from arbiter_core.cards import get_card
+from arbiter_core.cards.model import (
+    ActivatedAbility,
+    Attach,
+    CardDefinition,
+    Effect,
+    EquipAbility,
+    SpellAbility,
+    TargetSpec,
+    TriggeredAbility,
+)
+from arbiter_core.casting import spell_targets
+from arbiter_core.layers import definition
+from arbiter_core.priority import queue_priority
+from arbiter_core.state import Marker, StackItem
+from arbiter_core.targets import is_legal
+from arbiter_core.txn import Txn
+
+
+def _item_definition(t: Txn, item: StackItem) -> CardDefinition:
+    if item.obj is not None:
+        return definition(t.s.objects[item.obj])
+    if item.source is not None and item.source in t.s.objects:
+        return definition(t.s.objects[item.source])
+    return get_card(item.source_name)  # abilities exist apart from their source (113.7a)
+
+
+def item_effects(t: Txn, item: StackItem) -> tuple[tuple[TargetSpec, ...], tuple[Effect, ...]]:
+    d = _item_definition(t, item)
+    if item.kind == "spell":
+        for ab in d.abilities:
+            if isinstance(ab, SpellAbility):
+                return ab.targets, ab.effects
+        return spell_targets(d), ()
+    ab = d.abilities[item.ability]
+    if isinstance(ab, EquipAbility):
+        return (TargetSpec(kind="creature"),), (Attach(),)
+    assert isinstance(ab, ActivatedAbility | TriggeredAbility)
+    targets = ab.targets if isinstance(ab, ActivatedAbility) else ()
+    return targets, ab.effects
+
+
+def resolve_top(t: Txn, m: Marker) -> None:
+    """Resolve the top object of marker `m`'s stack (CR 608.1)."""
+    resume(t, m, t.s.stack_items[m.stack[-1]])
+
+
+def resume(t: Txn, m: Marker, item: StackItem) -> None:
+    """Resolve `item`, or go on resolving it after a decision (`item.resume_at`)."""
+    s = t.s
+    specs, effs = item_effects(t, item)
+    legal: list[list[str]] = []
+    for spec, group in zip(specs, item.targets, strict=False):
+        legal.append([x for x in group if is_legal(s, spec, item.controller, x, item.obj)])
+    has_targets = any(item.targets)
+    start = item.resume_at
+    if start == 0 and has_targets and not any(legal):
+        # CR 608.2b: every target illegal, so it doesn't resolve.
+        t.emit(ev.StackItemCountered(item=item.id, marker=m.number, rule="608.2b"))
+        if item.obj is not None:
+            o = s.objects[item.obj]
+            t.emit(ev.ObjectMoved(obj=o.id, new_id=t.new_id(), to_zone="graveyard",
+                                  to_player=o.owner, rule="608.2b"))
+        queue_priority(t, m.number, m.holder)
+        return
+    if start == 0 and not _intervening_if_holds(t, item):
+        t.emit(ev.StackItemResolved(item=item.id, marker=m.number, rule="603.4"))
+        queue_priority(t, m.number, m.holder)
+        return
+    for index in range(start, len(effs)):
+        if effects.run(t, m, item, effs[index], legal, index):
+            return  # paused for a decision
+    finish(t, m, item, legal)
+
+
+def _intervening_if_holds(t: Txn, item: StackItem) -> bool:
+    """CR 603.4: an intervening "if" is checked again on resolution."""
+    if item.kind != "triggered":
+        return True
+    ab = _item_definition(t, item).abilities[item.ability]
+    if isinstance(ab, TriggeredAbility) and ab.if_untapped:
+        src = t.s.objects.get(item.source or -1)
+        return src is not None and src.zone == "battlefield" and not src.tapped
+    return True
+
+
+def finish(t: Txn, m: Marker, item: StackItem, legal: list[list[str]]) -> None:
+    """The spell or ability leaves the stack: instants and sorceries to the graveyard
+    (608.2n); permanent spells onto the battlefield (608.3a), Auras attached (608.3c)."""
+    s = t.s
+    t.emit(ev.StackItemResolved(item=item.id, marker=m.number,
+                                rule="608.2n" if item.kind == "spell" else "608.2"))
+    if item.obj is not None and item.obj in s.objects:
+        o = s.objects[item.obj]
+        d = definition(o)
+        if "Instant" in d.types or "Sorcery" in d.types:
+            t.emit(ev.ObjectMoved(obj=o.id, new_id=t.new_id(), to_zone="graveyard",
+                                  to_player=o.owner, rule="608.2n"))
+        else:
+            new_id = t.new_id()
+            aura = "Aura" in d.subtypes
+            t.emit(ev.ObjectMoved(obj=o.id, new_id=new_id, to_zone="battlefield",
+                                  to_player=o.owner, controller=item.controller,
+                                  rule="608.3c" if aura else "608.3a"))
+            if aura and legal and legal[0]:
+                t.emit(ev.Attached(obj=new_id, to=int(legal[0][0][2:]), rule="608.3c"))
+    queue_priority(t, m.number, m.holder)

@@ -1,0 +1,170 @@
+"""State-based actions (CR 704), checked whenever a player would receive priority
+(CR 704.3, 117.5): all applicable ones are performed at once, and the check repeats until
+none apply. Then waiting triggers go on the stack, then the player gets priority.
+
+Implemented: 704.5a, b, c, d, f, g, h, j (a real decision), m, n, p, q.
+704.5i and 704.5s come with planeswalkers and Sagas.
+
+The legend rule's choice is a decision: the other SBAs of the same check are performed
+first, then the controller chooses, then the check repeats.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from arbiter_core import events as ev
+from arbiter_core.layers import definition, is_creature, power_toughness
+from arbiter_core.priority import give_priority
+from arbiter_core.state import GameState, Marker
+from arbiter_core.txn import Txn
+from arbiter_core.variants import turn_order_from
+
+
+def _player_actions(s: GameState) -> list[tuple[str, str]]:
+    """(player, rule) for players who lose: 704.5a life, 704.5b empty draw, 704.5c poison."""
+    out = []
+    for p in s.in_game():
+        pl = s.players[p]
+        if pl.life <= 0:
+            out.append((p, "704.5a"))
+        elif pl.drew_from_empty:
+            out.append((p, "704.5b"))
+        elif pl.poison >= 10:
+            out.append((p, "704.5c"))
+    return out
+
+
+def _object_actions(s: GameState) -> list[tuple[str, int, str]]:
+    """(action, object, rule) for the object SBAs."""
+    out: list[tuple[str, int, str]] = []
+    for o in s.objects.values():
+        if o.token is not None and o.zone != "battlefield":
+            out.append(("cease", o.id, "704.5d"))
+    for oid in s.battlefield:
+        o = s.objects[oid]
+        d = definition(o)
+        if is_creature(o):
+            power, toughness = power_toughness(s, o)
+            if toughness <= 0:
+                out.append(("graveyard", oid, "704.5f"))
+            elif o.damage >= toughness:
+                out.append(("graveyard", oid, "704.5g"))
+            elif o.deathtouch_hit and o.damage > 0:
+                out.append(("graveyard", oid, "704.5h"))
+        if "Aura" in d.subtypes:
+            host = s.objects.get(o.attached_to) if o.attached_to is not None else None
+            if host is None or host.zone != "battlefield" or not is_creature(host):
+                out.append(("graveyard", oid, "704.5m"))
+        elif "Equipment" in d.subtypes and o.attached_to is not None:
+            host = s.objects.get(o.attached_to)
+            if host is None or host.zone != "battlefield" or not is_creature(host):
+                out.append(("unattach", oid, "704.5n"))
+        elif is_creature(o) and o.attached_to is not None:
+            out.append(("unattach", oid, "704.5p"))
+        plus, minus = o.counter("+1/+1"), o.counter("-1/-1")
+        if plus and minus:
+            out.append(("annihilate", oid, "704.5q"))
+    return out
+
+
+def _legend_conflicts(s: GameState) -> list[tuple[str, list[int]]]:
+    """CR 704.5j: a player controls two or more legendary permanents with one name."""
+    groups: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for oid in s.battlefield:
+        o = s.objects[oid]
+        if "Legendary" in definition(o).supertypes:
+            groups[(o.controller, o.name)].append(oid)
+    return [(c, ids) for (c, _), ids in sorted(groups.items()) if len(ids) > 1]
+
+
+def needs_check(s: GameState) -> bool:
+    return bool(_player_actions(s) or _object_actions(s) or _legend_conflicts(s))
+
+
+def check(t: Txn, m: Marker, then_priority: str | None) -> None:
+    """Perform SBAs until none apply (CR 704.3), then triggers, then priority."""
+    while not t.s.game_over:
+        s = t.s
+        losers = _player_actions(s)
+        objs = _object_actions(s)
+        if not losers and not objs:
+            conflicts = _legend_conflicts(s)
+            if conflicts:
+                player, ids = conflicts[0]
+                t.emit(ev.DecisionRequested(marker=m.number, kind="legend_rule", player=player,
+                                            options=ids, count=1, rule="704.5j"))
+                return
+            break
+        for player, rule in losers:
+            t.emit(ev.PlayerLost(player=player, rule=rule))
+        for action, oid, rule in objs:
+            o = t.s.objects.get(oid)
+            if o is None:
+                continue
+            if action == "cease":
+                t.emit(ev.ObjectCeasedToExist(obj=oid, rule=rule))
+            elif action == "graveyard":
+                t.emit(ev.ObjectMoved(obj=oid, new_id=t.new_id(), to_zone="graveyard",
+                                      to_player=o.owner, rule=rule))
+            elif action == "unattach":
+                t.emit(ev.Unattached(obj=oid, rule=rule))
+        for action, oid, rule in objs:
+            if action == "annihilate":
+                _annihilate(t, oid, rule)
+        t.emit(ev.StateBasedActionsChecked(marker=m.number, rule="704.3"))
+        if losers:
+            handle_losses(t, [p for p, _ in losers])
+    if t.s.game_over:
+        return
+    if t.s.triggers:
+        t.emit(ev.WorkQueued(marker=m.number, kind="put_triggers", then_priority=then_priority,
+                             rule="117.5"))
+        return
+    give_priority(t, m.number, then_priority)
+
+
+def _annihilate(t: Txn, oid: int, rule: str) -> None:
+    """CR 704.5q: remove N +1/+1 and N -1/-1 counters. Recorded as a move-free counter
+    change by re-putting the counters (the object keeps its identity)."""
+    o = t.s.objects[oid]
+    n = min(o.counter("+1/+1"), o.counter("-1/-1"))
+    t.emit(ev.CountersRemoved(obj=oid, counters={"+1/+1": n, "-1/-1": n}, rule=rule))
+
+
+def handle_losses(t: Txn, players: list[str]) -> None:
+    """A player who loses leaves a multiplayer game (CR 800.4a); the game ends when one
+    player or team is left (104.2a, 104.2c) or none (a draw, 104.4a)."""
+    s = t.s
+    if len(s.seats) > 2:
+        for p in players:
+            if not s.players[p].left:
+                t.emit(ev.PlayerLeftGame(player=p, rule="800.4a"))
+    check_game_end(t)
+
+
+def check_game_end(t: Txn) -> None:
+    s = t.s
+    standing = [p for p in s.seats if not s.players[p].lost and not s.players[p].left]
+    teams = {s.players[p].team for p in standing}
+    if len(teams) == 1:
+        team = teams.pop()
+        winners = [p for p in s.seats if s.players[p].team == team and not s.players[p].lost]
+        t.emit(ev.GameEnded(winners=winners, rule="104.2a"))
+    elif not teams:
+        t.emit(ev.GameEnded(winners=[], draw=True, rule="104.4a"))
+
+
+def keep_legend(t: Txn, m: Marker, player: str, keep: int, options: tuple[int, ...]) -> None:
+    """CR 704.5j: the chosen one stays; the rest go to their owners' graveyards."""
+    for oid in options:
+        if oid != keep and oid in t.s.objects:
+            t.emit(ev.ObjectMoved(obj=oid, new_id=t.new_id(), to_zone="graveyard",
+                                  to_player=t.s.objects[oid].owner, rule="704.5j"))
+    t.emit(ev.WorkQueued(marker=m.number, kind="check_sba",
+                         then_priority=_resume_priority(t.s, m), rule="704.3"))
+
+
+def _resume_priority(s: GameState, m: Marker) -> str:
+    order = turn_order_from(s, m.holder)
+    return order[0] if order else m.holder

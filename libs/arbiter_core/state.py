@@ -1,0 +1,320 @@
+"""The game state that `evolve` (evolve.py) builds from events.
+
+Leaf records are frozen dataclasses; containers (dicts and zone lists) belong to one
+`GameState` and are copied by `clone()`, so `evolve(state, event)` can return a new state
+without a deep copy. Nothing here reads a clock, a uuid or a global random source.
+
+Turns, steps, priority and the stack belong to a turn marker (`Marker`), so several
+players can take turns at once (Grand Melee, CR 807.4-807.5). A two-player game has one
+marker, number 1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Literal
+
+from arbiter_core.cards.model import TokenSpec
+
+
+class Step(StrEnum):
+    """Steps of a turn in order (CR 500.1, 501-514)."""
+
+    UNTAP = "untap"
+    UPKEEP = "upkeep"
+    DRAW = "draw"
+    PRECOMBAT_MAIN = "precombat_main"
+    BEGINNING_OF_COMBAT = "beginning_of_combat"
+    DECLARE_ATTACKERS = "declare_attackers"
+    DECLARE_BLOCKERS = "declare_blockers"
+    FIRST_STRIKE_DAMAGE = "first_strike_damage"
+    COMBAT_DAMAGE = "combat_damage"
+    END_OF_COMBAT = "end_of_combat"
+    POSTCOMBAT_MAIN = "postcombat_main"
+    END = "end"
+    CLEANUP = "cleanup"
+
+
+COMBAT_STEPS = frozenset(
+    {
+        Step.BEGINNING_OF_COMBAT,
+        Step.DECLARE_ATTACKERS,
+        Step.DECLARE_BLOCKERS,
+        Step.FIRST_STRIKE_DAMAGE,
+        Step.COMBAT_DAMAGE,
+        Step.END_OF_COMBAT,
+    }
+)
+MAIN_STEPS = frozenset({Step.PRECOMBAT_MAIN, Step.POSTCOMBAT_MAIN})
+
+Zone = Literal["library", "hand", "battlefield", "graveyard", "exile", "stack", "command"]
+PLAYER_ZONES: tuple[Zone, ...] = ("library", "hand", "graveyard", "exile", "command")
+
+
+@dataclass(frozen=True, slots=True)
+class Obj:
+    """A game object (CR 109) in some zone. A zone change makes a new object with a new
+    `id` (CR 400.7); `card` is the physical card's stable number."""
+
+    id: int
+    card: int
+    name: str
+    owner: str
+    controller: str
+    zone: Zone
+    token: TokenSpec | None = None
+    tapped: bool = False
+    sick: bool = False  # not continuously controlled since the controller's turn began (302.6)
+    damage: int = 0
+    deathtouch_hit: bool = False  # dealt damage by a deathtouch source since last SBA (704.5h)
+    counters: tuple[tuple[str, int], ...] = ()
+    attached_to: int | None = None
+    timestamp: int = 0
+
+    def counter(self, kind: str) -> int:
+        for k, n in self.counters:
+            if k == kind:
+                return n
+        return 0
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A player (CR 102). `left` means left the game (CR 800.4a); `lost`/`won`/`drew`
+    record how (CR 104)."""
+
+    name: str
+    team: str
+    life: int
+    poison: int = 0
+    left: bool = False
+    lost: bool = False
+    won: bool = False
+    drew: bool = False
+    lands_played: int = 0
+    mana: str = ""  # mana pool as symbols, e.g. "GGC" (CR 106.4)
+    drew_from_empty: bool = False  # 704.5b
+    max_hand_size: int = 7  # 402.2
+
+    @property
+    def in_game(self) -> bool:
+        return not self.left
+
+
+@dataclass(frozen=True, slots=True)
+class StackItem:
+    """A spell or ability on a stack (CR 405, 113.7). For a spell, `obj` is the card
+    object on the stack; for an ability, `source` is the object it came from."""
+
+    id: int
+    kind: Literal["spell", "activated", "triggered"]
+    controller: str
+    marker: int
+    obj: int | None = None  # the spell's object in the stack zone
+    source: int | None = None  # ability source (last known id)
+    source_name: str = ""
+    ability: int = 0  # index into the card's abilities
+    targets: tuple[tuple[str, ...], ...] = ()  # per target spec: "p:Name" or "o:<id>"
+    x: int = 0
+    that_player: str | None = None  # player a trigger refers to ("that player")
+    resume_at: int = 0  # effect index to resume at after a decision during resolution
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """A continuous effect from a resolved spell or ability (CR 611.2), with its layer
+    (CR 613) and timestamp (CR 613.7)."""
+
+    id: int
+    kind: Literal["pt", "prevent_combat_damage"]
+    affected: tuple[int, ...] = ()
+    power: int = 0
+    toughness: int = 0
+    until: Literal["end_of_turn"] = "end_of_turn"
+    marker: int = 1
+    timestamp: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Combat:
+    """Combat on one marker's turn (CR 506). `attacks` maps attacker -> defending player;
+    `blocks` maps blocker -> attacker; `first_strike_done` records which creatures dealt
+    damage in a first-strike step (CR 510.4)."""
+
+    attacks: tuple[tuple[int, str], ...] = ()
+    blocks: tuple[tuple[int, int], ...] = ()
+    blockers_declared_by: tuple[str, ...] = ()
+    first_strikers_dealt: tuple[int, ...] = ()
+    had_first_strike_step: bool = False
+
+    def attacker_ids(self) -> list[int]:
+        return [a for a, _ in self.attacks]
+
+    def blockers_of(self, attacker: int) -> list[int]:
+        return [b for b, a in self.blocks if a == attacker]
+
+    def defender_of(self, attacker: int) -> str | None:
+        for a, d in self.attacks:
+            if a == attacker:
+                return d
+        return None
+
+
+# ------------------------------------------------------------------ pending work
+
+WorkKind = Literal[
+    "turn_based_actions",  # turn orchestrator: the step's turn-based actions (CR 703)
+    "check_sba",  # SBA checker: before a player would receive priority (CR 704.3)
+    "put_triggers",  # stack resolver: waiting triggers to the stack (CR 603.3b)
+    "resolve_top",  # stack resolver: all passed with a non-empty stack (CR 117.4, 608)
+    "advance_step",  # turn orchestrator: all passed with an empty stack (CR 117.4, 500.2)
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Work:
+    """The engine owes work on this marker. `then_priority` is who receives priority
+    once it is done (CR 117.3)."""
+
+    kind: WorkKind
+    then_priority: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Priority:
+    """`player` holds priority (CR 117)."""
+
+    player: str
+
+
+DecisionKind = Literal[
+    "declare_attackers",  # 508.1
+    "declare_blockers",  # 509.1
+    "assign_combat_damage",  # 510.1c, 702.19b
+    "legend_rule",  # 704.5j
+    "discard",  # 514.1 (cleanup) or 701.9 (an effect)
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """The engine waits for `player` to decide (a first-class state). `options` are the
+    object ids the player chooses among; `count` how many."""
+
+    kind: DecisionKind
+    player: str
+    options: tuple[int, ...] = ()
+    count: int = 0
+    rule: str = ""
+    stack_item: int | None = None  # a decision made while this item resolves
+
+
+Pending = Work | Priority | Decision
+
+
+@dataclass(frozen=True, slots=True)
+class Marker:
+    """A turn marker (CR 807.4): whose turn it is, its step, its stack and its priority."""
+
+    number: int
+    holder: str
+    turn: int
+    step: Step
+    pending: Pending
+    stack: tuple[int, ...] = ()  # stack item ids, bottom first
+    passed: tuple[str, ...] = ()  # players who passed in succession (CR 117.4)
+    combat: Combat | None = None
+    extra_turns: tuple[str, ...] = ()  # players to take extra turns after this one (500.7)
+    skip_draw: bool = False  # 103.8a: the first player's first draw step
+
+
+@dataclass(frozen=True, slots=True)
+class Trigger:
+    """A triggered ability waiting to be put on the stack (CR 603.2, 603.3)."""
+
+    source: int
+    source_name: str
+    controller: str
+    ability: int
+    marker: int
+    that_player: str | None = None
+
+
+@dataclass(slots=True)
+class GameState:
+    """The whole game. Mutable containers are private to one state; see `clone`."""
+
+    game_id: str
+    variant: str
+    seed: int
+    seats: list[str]
+    players: dict[str, Player]
+    attack_option: Literal["left", "right", "multiple", "any"] = "multiple"
+    range_of_influence: int | None = None
+    objects: dict[int, Obj] = field(default_factory=dict)
+    zones: dict[tuple[str, str], list[int]] = field(default_factory=dict)
+    battlefield: list[int] = field(default_factory=list)
+    stack_items: dict[int, StackItem] = field(default_factory=dict)
+    markers: dict[int, Marker] = field(default_factory=dict)
+    effects: list[Effect] = field(default_factory=list)
+    triggers: list[Trigger] = field(default_factory=list)
+    next_id: int = 1
+    next_card: int = 1
+    timestamp: int = 0
+    rng_counter: int = 0
+    turns_taken: int = 0
+    version: int = 0  # events applied
+    started: bool = False
+    game_over: bool = False
+
+    def clone(self) -> GameState:
+        return GameState(
+            game_id=self.game_id,
+            variant=self.variant,
+            seed=self.seed,
+            seats=list(self.seats),
+            players=dict(self.players),
+            attack_option=self.attack_option,
+            range_of_influence=self.range_of_influence,
+            objects=dict(self.objects),
+            zones={k: list(v) for k, v in self.zones.items()},
+            battlefield=list(self.battlefield),
+            stack_items=dict(self.stack_items),
+            markers=dict(self.markers),
+            effects=list(self.effects),
+            triggers=list(self.triggers),
+            next_id=self.next_id,
+            next_card=self.next_card,
+            timestamp=self.timestamp,
+            rng_counter=self.rng_counter,
+            turns_taken=self.turns_taken,
+            version=self.version,
+            started=self.started,
+            game_over=self.game_over,
+        )
+
+    # -------------------------------------------------------------- queries
+
+    def zone(self, player: str, zone: str) -> list[int]:
+        return self.zones.setdefault((player, zone), [])
+
+    def in_game(self) -> list[str]:
+        """Players still in the game, in seating order (CR 800.4a)."""
+        return [p for p in self.seats if not self.players[p].left]
+
+    def obj(self, oid: int) -> Obj:
+        return self.objects[oid]
+
+    def marker_of(self, player: str) -> Marker | None:
+        """The marker whose turn `player` is taking, if any."""
+        for m in self.markers.values():
+            if m.holder == player:
+                return m
+        return None
+
+    def permanents(self, controller: str | None = None) -> list[Obj]:
+        objs = [self.objects[i] for i in self.battlefield]
+        if controller is None:
+            return objs
+        return [o for o in objs if o.controller == controller]

@@ -1,0 +1,91 @@
+"""Targets (CR 115): what each target kind may choose, checked when a spell is cast or an
+ability activated (CR 601.2c, 602.2b) and again on resolution (CR 608.2b).
+
+A target is written "p:<player>" or "o:<object id>".
+"""
+
+from __future__ import annotations
+
+from arbiter_core.cards.model import TargetSpec
+from arbiter_core.errors import InvalidCommand, RuleViolation
+from arbiter_core.layers import colors, is_creature, is_type
+from arbiter_core.state import GameState
+
+
+def parse(target: str) -> tuple[str, str]:
+    kind, _, value = target.partition(":")
+    if kind not in ("p", "o") or not value:
+        raise InvalidCommand("targets", f"{target!r} is not 'p:<player>' or 'o:<object id>'")
+    if kind == "o" and not value.isdigit():
+        raise InvalidCommand("targets", f"{target!r} has no object id")
+    return kind, value
+
+
+def is_legal(s: GameState, spec: TargetSpec, controller: str, target: str,
+             source: int | None = None) -> bool:
+    """Whether `target` meets `spec` now (CR 115.1, 115.5: a spell can't target itself)."""
+    kind, value = parse(target)
+    if kind == "p":
+        p = s.players.get(value)
+        return (p is not None and not p.left
+                and spec.kind in ("any", "player", "player_or_planeswalker"))
+    oid = int(value)
+    if oid == source:
+        return False
+    o = s.objects.get(oid)
+    if o is None:
+        return False
+    if spec.not_color is not None and spec.not_color in colors(o):
+        return False
+    match spec.kind:
+        case "any" | "creature":
+            return o.zone == "battlefield" and is_creature(o)
+        case "artifact_or_enchantment":
+            return o.zone == "battlefield" and (is_type(o, "Artifact")
+                                                or is_type(o, "Enchantment"))
+        case "spell":
+            return o.zone == "stack" and any(
+                i.obj == oid for i in s.stack_items.values())
+        case "creature_card_in_your_graveyard":
+            return o.zone == "graveyard" and o.owner == controller and is_creature(o)
+        case "player" | "player_or_planeswalker":
+            return False
+    return False
+
+
+def check_choice(s: GameState, specs: tuple[TargetSpec, ...], chosen: list[list[str]],
+                 controller: str, source: int | None = None) -> tuple[tuple[str, ...], ...]:
+    """CR 601.2c: one list of targets per requirement, the right number, each legal,
+    and the same object or player not chosen twice for one word "target" (115.3)."""
+    if len(chosen) != len(specs):
+        raise RuleViolation("601.2c", f"this needs {len(specs)} target group(s), "
+                                      f"{len(chosen)} given")
+    out = []
+    for spec, group in zip(specs, chosen, strict=True):
+        if len(group) < spec.min_count or (spec.max_count is not None
+                                           and len(group) > spec.max_count):
+            raise RuleViolation("601.2c", "wrong number of targets")
+        if len(set(group)) != len(group):
+            raise RuleViolation("115.3", "the same target is chosen twice")
+        for target in group:
+            if not is_legal(s, spec, controller, target, source):
+                raise RuleViolation("115.1", f"{describe(s, target)} is not a legal target")
+        out.append(tuple(group))
+    return tuple(out)
+
+
+def candidates(s: GameState, spec: TargetSpec, controller: str,
+               source: int | None = None) -> list[str]:
+    """Every legal single target for `spec` now (for legal_actions and bots)."""
+    found = [f"p:{p}" for p in s.in_game()]
+    found += [f"o:{i}" for i in s.battlefield]
+    found += [f"o:{i.obj}" for i in s.stack_items.values() if i.obj is not None]
+    found += [f"o:{i}" for i in s.zone(controller, "graveyard")]
+    return [t for t in found if is_legal(s, spec, controller, t, source)]
+
+
+def describe(s: GameState, target: str) -> str:
+    kind, value = target.partition(":")[0], target.partition(":")[2]
+    if kind == "o" and value.isdigit() and int(value) in s.objects:
+        return s.objects[int(value)].name
+    return value

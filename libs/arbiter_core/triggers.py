@@ -1,0 +1,59 @@
+"""Triggered abilities (CR 603): noticing trigger events, and putting waiting triggers on
+the stack in APNAP order the next time a player would receive priority (CR 603.3b).
+
+Intervening "if" clauses (CR 603.4) are checked here when the ability triggers and again
+on resolution (effects.py).
+"""
+
+from __future__ import annotations
+
+from arbiter_core import events as ev
+from arbiter_core.cards.model import TriggeredAbility
+from arbiter_core.layers import definition
+from arbiter_core.state import GameState, Step
+from arbiter_core.txn import Txn
+from arbiter_core.variants import opponents, turn_order_from
+
+
+def detect(s: GameState, e: ev.Event) -> list[ev.AbilityTriggered]:
+    """The abilities that `e` triggers (CR 603.2), in the state just after it."""
+    out: list[ev.AbilityTriggered] = []
+    if isinstance(e, ev.StepBegan) and e.step == Step.DRAW.value:
+        holder = s.markers[e.marker].holder
+        for oid in s.battlefield:
+            o = s.objects[oid]
+            for i, ab in enumerate(definition(o).abilities):
+                if (isinstance(ab, TriggeredAbility) and ab.event == "each_draw_step"
+                        and not (ab.if_untapped and o.tapped)):
+                    out.append(ev.AbilityTriggered(
+                        source=oid, source_name=o.name, controller=o.controller, ability=i,
+                        marker=e.marker, that_player=holder, rule="603.2"))
+    elif isinstance(e, ev.DamageDealt) and e.player is not None and e.source in s.objects:
+        o = s.objects[e.source]
+        if e.amount > 0 and e.player in opponents(s, o.controller):
+            for i, ab in enumerate(definition(o).abilities):
+                if isinstance(ab, TriggeredAbility) and ab.event == "deals_damage_to_opponent":
+                    marker = _marker_of_source(s, o.controller)
+                    out.append(ev.AbilityTriggered(
+                        source=o.id, source_name=o.name, controller=o.controller, ability=i,
+                        marker=marker, that_player=e.player, rule="603.2"))
+    return out
+
+
+def _marker_of_source(s: GameState, controller: str) -> int:
+    m = s.marker_of(controller)
+    return m.number if m is not None else next(iter(s.markers))
+
+
+def put_triggers(t: Txn, marker: int) -> None:
+    """CR 603.3b: each player in APNAP order puts their waiting triggers on the stack."""
+    s = t.s
+    holder = s.markers[marker].holder
+    for player in turn_order_from(s, holder):
+        while True:
+            idx = next((i for i, tr in enumerate(t.s.triggers)
+                        if tr.controller == player and tr.marker == marker), None)
+            if idx is None:
+                break
+            t.emit(ev.TriggerPutOnStack(index=idx, item=t.new_id(), marker=marker,
+                                        rule="603.3b"))

@@ -1,0 +1,32 @@
+"""A decision in progress: events are applied to a private scratch state as they are
+made, so later rules see earlier results; `decide` returns the events, never the state."""
+
+from __future__ import annotations
+
+from arbiter_core import events as ev
+from arbiter_core.evolve import apply
+from arbiter_core.rng import Rng
+from arbiter_core.state import GameState
+
+
+class Txn:
+    def __init__(self, state: GameState) -> None:
+        self.s = state.clone()
+        self.events: list[ev.Event] = []
+        self.rng = Rng(state.seed, state.version)
+
+    def emit(self, event: ev.Event) -> None:
+        apply(self.s, event)
+        self.events.append(event)
+        # Imported here: triggers reads events this module records (no import cycle).
+        from arbiter_core.triggers import detect
+
+        for triggered in detect(self.s, event):
+            apply(self.s, triggered)
+            self.events.append(triggered)
+
+    def new_id(self) -> int:
+        """A fresh object id; the event that uses it moves `next_id` past it."""
+        oid = self.s.next_id
+        self.s.next_id += 1
+        return oid

@@ -1,0 +1,71 @@
+"""A complete bot game in one process (the embedded default): every event goes to the
+store; the returned summary has the winner, the turn count and the event count."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from arbiter_core.commands import PlayerSetup, StartGame
+from arbiter_core.hashing import state_hash
+from arbiter_core.state import Decision, GameState, Priority
+from arbiter_runtime.bots import RandomBot
+from arbiter_runtime.decks import deck_for_seat
+from arbiter_runtime.session import GameSession
+from arbiter_store import EventStore
+
+MAX_TURNS = 400
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    game_id: str
+    winners: list[str]
+    draw: bool
+    turns: int
+    events: int
+    actions: int
+    state_hash: str
+
+
+def waiting_players(state: GameState) -> list[str]:
+    """Players the game waits on now, one per marker."""
+    out = []
+    for m in state.markers.values():
+        p = m.pending
+        if isinstance(p, Priority | Decision):
+            out.append(p.player)
+    return out
+
+
+def play_bot_game(store: EventStore, game_id: str, players: int, seed: int,
+                  variant: str = "free_for_all",
+                  progress: Callable[[GameState], None] | None = None) -> GameSummary:
+    names = [f"P{i + 1}" for i in range(players)]
+    session = GameSession(store, game_id)
+    session.execute(StartGame(
+        game_id=game_id, variant=variant, seed=seed, random_seating=True,
+        players=[PlayerSetup(name=n, deck=deck_for_seat(i)) for i, n in enumerate(names)]))
+    bots = {n: RandomBot(seed * 1000 + i) for i, n in enumerate(names)}
+    actions = 0
+    while not session.state.game_over:
+        session.run_engine()
+        if session.state.game_over:
+            break
+        if session.state.turns_taken > MAX_TURNS:
+            raise RuntimeError(f"game {game_id} did not end in {MAX_TURNS} turns")
+        for player in waiting_players(session.state):
+            action = bots[player].choose(session.state, player)
+            if action is None:
+                continue
+            session.execute(action)
+            actions += 1
+            break
+        if progress is not None:
+            progress(session.state)
+    s = session.state
+    winners = [p for p in s.seats if s.players[p].won]
+    return GameSummary(game_id=game_id, winners=winners,
+                       draw=any(p.drew for p in s.players.values()),
+                       turns=s.turns_taken, events=s.version, actions=actions,
+                       state_hash=state_hash(s))

@@ -1,0 +1,78 @@
+"""The embedded shell around the pure core: load, decide, append with the expected
+version, apply. All services in one process; the Kafka services issue the same commands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from arbiter_core.commands import Command, RunEngineWork
+from arbiter_core.decide import decide
+from arbiter_core.events import Event
+from arbiter_core.evolve import apply, empty_state
+from arbiter_core.state import GameState, Work
+from arbiter_runtime.codec import from_stored, to_new_event
+from arbiter_store import EventStore
+
+MAX_ENGINE_STEPS = 10_000
+
+
+class EngineStalled(RuntimeError):
+    """The engine did work many times without waiting for a player (a loop, CR 104.4b)."""
+
+
+class GameSession:
+    """One game's stream in a store, with its state kept current."""
+
+    def __init__(self, store: EventStore, game_id: str, state: GameState | None = None) -> None:
+        self.store = store
+        self.game_id = game_id
+        self.state = state if state is not None else empty_state()
+        self.on_events: list[Callable[[list[Event]], None]] = []
+
+    @classmethod
+    def load(cls, store: EventStore, game_id: str, to_version: int | None = None) -> GameSession:
+        """Rebuild the state from the stored events (a projection of the log)."""
+        state = empty_state()
+        for stored in store.read_stream(game_id, 1, to_version):
+            apply(state, from_stored(stored))
+        return cls(store, game_id, state)
+
+    def execute(self, command: Command, metadata: dict[str, Any] | None = None) -> list[Event]:
+        """Decide, then append at the expected version, then apply. Raises the core's
+        typed errors on an illegal command, with nothing stored."""
+        events = decide(self.state, command)
+        meta = {"command": command.type, **(metadata or {})}
+        actor = getattr(command, "player", None)
+        if actor is not None:
+            meta["actor"] = actor
+        self.store.append(self.game_id, self.state.version,
+                          [to_new_event(e, meta) for e in events])
+        for e in events:
+            apply(self.state, e)
+        for callback in self.on_events:
+            callback(events)
+        return events
+
+    def engine_marker(self) -> int | None:
+        """A marker whose pending work belongs to the engine, if any."""
+        if self.state.game_over:
+            return None
+        for m in self.state.markers.values():
+            if isinstance(m.pending, Work):
+                return m.number
+        return None
+
+    def run_engine(self, stop: Callable[[GameState], bool] | None = None) -> int:
+        """While the engine owes work, do it (the embedded loop). Returns the steps done.
+        `stop` is checked before each step (the scenario runner's pass_until)."""
+        steps = 0
+        while (marker := self.engine_marker()) is not None:
+            if stop is not None and stop(self.state):
+                break
+            self.execute(RunEngineWork(marker=marker))
+            steps += 1
+            if steps > MAX_ENGINE_STEPS:
+                raise EngineStalled("the engine did not wait for any player")
+        return steps

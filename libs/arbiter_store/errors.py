@@ -1,0 +1,51 @@
+"""Exceptions raised by event store backends.
+
+Every failure of the store itself derives from :class:`StoreError`, so callers can
+catch one type.  Invalid arguments (a negative expected version, an empty stream id,
+a payload that cannot be encoded as JSON) are programming errors and raise the usual
+``ValueError`` / ``TypeError`` instead.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class StoreError(Exception):
+    """Base class for every error raised by an event store."""
+
+
+class ConcurrencyConflict(StoreError):
+    """An append's ``expected_version`` did not match the stream's current version.
+
+    Nothing from the rejected batch was written.  ``actual`` is the stream version
+    observed inside the append's transaction, so a caller may re-read the stream
+    from ``expected + 1`` to ``actual``, re-decide, and retry with
+    ``expected_version=actual``.
+    """
+
+    def __init__(self, stream_id: str, expected: int, actual: int) -> None:
+        self.stream_id = stream_id
+        self.expected = expected
+        self.actual = actual
+        super().__init__(
+            f"concurrency conflict on stream {stream_id!r}: expected version {expected}, "
+            f"but the stream is at version {actual}"
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Keep the exception picklable (e.g. across multiprocessing boundaries):
+        # the default reduction would call cls(message) with one argument.
+        return (type(self), (self.stream_id, self.expected, self.actual))
+
+
+class UnsupportedBackend(StoreError):
+    """The store URL names a backend this build cannot open."""
+
+
+class CorruptStore(StoreError):
+    """The underlying storage is unreadable or violates the store's invariants.
+
+    Raised for files that are not databases, schemas newer than this code understands,
+    and stored payloads that cannot be decoded.
+    """

@@ -1,0 +1,210 @@
+"""Card definitions (libs/arbiter_core/cards): facts, abilities and rendered Oracle text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from arbiter_core.cards import POOL, UnknownCard, card_names, get_card
+from arbiter_core.cards.facts import FACTS
+from arbiter_core.cards.model import (
+    ActivatedAbility,
+    CardDefinition,
+    CreateTokens,
+    DealDamage,
+    EnchantAbility,
+    EquipAbility,
+    KeywordAbility,
+    SpellAbility,
+    TargetSpec,
+    TokenSpec,
+)
+from arbiter_core.cards.render import render_oracle
+
+MISMATCHES_FILE = Path(__file__).with_name("card_render_mismatches.txt")
+
+EXPECTED_CARDS = frozenset(
+    {
+        "Plains",
+        "Island",
+        "Swamp",
+        "Mountain",
+        "Forest",
+        "Wastes",
+        "Grizzly Bears",
+        "Llanowar Elves",
+        "Savannah Lions",
+        "Hill Giant",
+        "Craw Wurm",
+        "Air Elemental",
+        "Shivan Dragon",
+        "Giant Spider",
+        "Wall of Stone",
+        "Raging Goblin",
+        "Youthful Knight",
+        "Fencing Ace",
+        "Typhoid Rats",
+        "Vampire Nighthawk",
+        "Colossal Dreadmaw",
+        "Ornithopter",
+        "Watchwolf",
+        "Serra Angel",
+        "Hypnotic Specter",
+        "Isamaru, Hound of Konda",
+        "Krenko, Mob Boss",
+        "Shock",
+        "Lightning Bolt",
+        "Lava Axe",
+        "Fireball",
+        "Flame Rift",
+        "Counterspell",
+        "Cancel",
+        "Giant Growth",
+        "Pacifism",
+        "Holy Strength",
+        "Bonesplitter",
+        "Divination",
+        "Wrath of God",
+        "Doom Blade",
+        "Unsummon",
+        "Dark Ritual",
+        "Sol Ring",
+        "Glorious Anthem",
+        "Naturalize",
+        "Disenchant",
+        "Fog",
+        "Raise Dead",
+        "Mind Rot",
+        "Howling Mine",
+        "Time Walk",
+    }
+)
+
+
+def _listed_mismatches() -> set[str]:
+    names: set[str] = set()
+    for raw in MISMATCHES_FILE.read_text(encoding="utf-8").splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if line:
+            names.add(line)
+    return names
+
+
+MISMATCHES = _listed_mismatches()
+
+
+def test_pool_is_exactly_the_implemented_cards() -> None:
+    assert set(POOL) == EXPECTED_CARDS
+    assert card_names() == tuple(sorted(EXPECTED_CARDS))
+    assert all(name == card.name for name, card in POOL.items())
+
+
+def test_facts_cover_the_whole_reference_pool() -> None:
+    assert len(FACTS) == 102
+    assert all(name == facts.name for name, facts in FACTS.items())
+    assert set(POOL) <= set(FACTS)
+
+
+def test_mismatch_list_names_only_pool_cards() -> None:
+    assert set(POOL) >= MISMATCHES, sorted(MISMATCHES - set(POOL))
+
+
+@pytest.mark.parametrize("name", sorted(POOL))
+def test_rendered_abilities_match_oracle(name: str) -> None:
+    card = POOL[name]
+    rendered = render_oracle(card)
+    if name in MISMATCHES:
+        assert rendered != FACTS[name].oracle_text, (
+            f"{name} now renders its Oracle text exactly; remove it from {MISMATCHES_FILE.name}"
+        )
+    else:
+        assert rendered == FACTS[name].oracle_text
+
+
+@pytest.mark.parametrize("name", sorted(POOL))
+def test_printed_characteristics_come_from_facts(name: str) -> None:
+    card, facts = POOL[name], FACTS[name]
+    assert card.mana_cost == facts.mana_cost
+    assert card.colors == facts.colors
+    assert card.supertypes == facts.supertypes
+    assert card.types == facts.types
+    assert card.subtypes == facts.subtypes
+    assert (card.power, card.toughness) == (facts.power, facts.toughness)
+    assert card.oracle == facts.oracle_text
+
+
+@pytest.mark.parametrize("name", sorted(POOL))
+def test_keyword_abilities_agree_with_oracle_keywords(name: str) -> None:
+    """Every keyword the Oracle lists (CR 702) is defined, and nothing more."""
+    card = POOL[name]
+    defined: set[str] = set()
+    for ability in card.abilities:
+        if isinstance(ability, KeywordAbility):
+            defined.add(ability.keyword.replace("_", " ").capitalize())
+        elif isinstance(ability, EnchantAbility):
+            defined.add("Enchant")
+        elif isinstance(ability, EquipAbility):
+            defined.add("Equip")
+    assert defined == set(FACTS[name].keywords)
+
+
+def test_get_card_returns_pool_definition() -> None:
+    assert get_card("Shock") is POOL["Shock"]
+
+
+def test_get_card_unknown_name_raises_typed_error() -> None:
+    with pytest.raises(UnknownCard) as info:
+        get_card("Black Lotus")
+    assert isinstance(info.value, KeyError)
+    assert info.value.name == "Black Lotus"
+    assert "Black Lotus" in str(info.value)
+
+
+def test_fireball_ability_data() -> None:
+    (ability,) = get_card("Fireball").abilities
+    assert isinstance(ability, SpellAbility)
+    assert ability.targets == (TargetSpec(kind="any", min_count=1, max_count=None),)
+    assert ability.effects == (DealDamage(amount="X", to=0, divided=True),)
+    assert ability.extra_cost_per_target_beyond_first == 1
+
+
+def test_krenko_creates_goblins_per_goblin() -> None:
+    (ability,) = get_card("Krenko, Mob Boss").abilities
+    assert isinstance(ability, ActivatedAbility)
+    assert ability.cost.tap and not ability.cost.mana
+    (effect,) = ability.effects
+    assert isinstance(effect, CreateTokens)
+    assert effect.count == "goblins_you_control"
+    assert effect.token == TokenSpec(
+        name="Goblin",
+        colors=("R",),
+        types=("Creature",),
+        subtypes=("Goblin",),
+        power=1,
+        toughness=1,
+    )
+
+
+def test_render_uses_the_data_not_the_card_name() -> None:
+    """Renaming a card changes only its self-references (CR 201.5)."""
+    shock = get_card("Shock")
+    renamed = CardDefinition.model_validate({**shock.model_dump(), "name": "Zap"})
+    assert render_oracle(renamed) == "Zap deals 2 damage to any target."
+    bolt_effects = get_card("Lightning Bolt").abilities
+    bolted = shock.model_copy(update={"abilities": bolt_effects})
+    assert render_oracle(bolted) == "Shock deals 3 damage to any target."
+
+
+def test_basic_land_mana_ability_is_parenthesised_only_for_basic_land_types() -> None:
+    """CR 305.6: the ability of a basic land type is reminder text; Wastes prints it."""
+    assert render_oracle(get_card("Forest")) == "({T}: Add {G}.)"
+    assert render_oracle(get_card("Wastes")) == "{T}: Add {C}."
+    assert render_oracle(get_card("Llanowar Elves")) == "{T}: Add {G}."
+
+
+def test_keyword_reminder_text_follows_the_definition() -> None:
+    dragon = get_card("Shivan Dragon")
+    flying = dragon.abilities[0]
+    assert isinstance(flying, KeywordAbility)
+    bare = dragon.model_copy(update={"abilities": (flying.model_copy(update={"reminder": False}),)})
+    assert render_oracle(bare) == "Flying"
