@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from arbiter_core.cards import POOL, UnknownCard, card_names, get_card
 from arbiter_core.cards.facts import FACTS
 from arbiter_core.cards.model import (

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from arbiter_core.rules_index import CR_EDITION, RULE_NUMBERS, is_rule
+
+SCENARIOS = Path(__file__).resolve().parent / "scenarios"
 
 KNOWN = [
     "100",
@@ -60,3 +63,15 @@ def test_every_subrule_has_its_rule_and_section() -> None:
         assert section in RULE_NUMBERS, n
         if rest and rest[-1].isalpha():
             assert n[:-1] in RULE_NUMBERS, n
+
+
+def test_scenario_rule_citations_exist() -> None:
+    """Every number in a scenario's `rules:` list is a rule of this CR edition."""
+    import yaml  # local import: only this test needs it
+
+    bad: list[str] = []
+    for path in sorted(SCENARIOS.rglob("*.yaml")):
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+        rules = doc.get("rules", []) if isinstance(doc, dict) else []
+        bad.extend(f"{path.name}: {r!r}" for r in rules if not (isinstance(r, str) and is_rule(r)))
+    assert bad == []

@@ -20,7 +20,7 @@ from arbiter_core.cards.model import (
 from arbiter_core.commands import ActivateAbility, CastSpell, PlayLand
 from arbiter_core.errors import InvalidCommand, RuleViolation
 from arbiter_core.layers import definition, is_creature
-from arbiter_core.mana import ManaCost, activate_mana_ability, can_tap_for_cost, pay, parse_cost
+from arbiter_core.mana import ManaCost, activate_mana_ability, can_tap_for_cost, parse_cost, pay
 from arbiter_core.priority import queue_priority, require_priority
 from arbiter_core.state import MAIN_STEPS, GameState, Marker, Obj
 from arbiter_core.targets import check_choice, parse

@@ -211,7 +211,6 @@ def combat_damage(t: Txn, m: Marker, chosen: dict[int, dict[str, int]] | None = 
         t.emit(ev.DecisionRequested(marker=m.number, kind="assign_combat_damage",
                                     player=m.holder, options=choosing, rule="510.1c"))
         return True
-    plan: list[tuple[Obj, str]] = []  # (source, "p:x" / "o:id") per point of damage batch
     amounts: dict[tuple[int, str], int] = defaultdict(int)
     for a in attackers:
         power = power_toughness(s, a)[0]
@@ -237,8 +236,6 @@ def combat_damage(t: Txn, m: Marker, chosen: dict[int, dict[str, int]] | None = 
             power = power_toughness(s, b)[0]
             if power > 0:
                 amounts[(b_id, f"o:{a_id}")] += power
-    for (src, key), n in amounts.items():
-        plan.append((s.objects[src], key))
     _deal(t, m, amounts)
     if m.step == Step.FIRST_STRIKE_DAMAGE:
         dealt = [a.id for a in attackers] + [

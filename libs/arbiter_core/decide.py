@@ -31,9 +31,10 @@ from arbiter_core.commands import (
 from arbiter_core.errors import GameOver, InvalidCommand, RuleViolation
 from arbiter_core.priority import marker_for, pass_priority, queue_priority
 from arbiter_core.setup import set_up_position, start_game
-from arbiter_core.state import Decision, GameState, Marker, Work
+from arbiter_core.state import Decision, GameState, Marker, Priority, Work
 from arbiter_core.triggers import put_triggers
 from arbiter_core.txn import Txn
+from arbiter_core.variants import next_in_turn_order
 
 Owner = Literal["turn-orchestrator", "stack-resolver", "sba-checker"]
 
@@ -187,6 +188,9 @@ def _after_leave(t: Txn, m: Marker, player: str) -> None:
     if isinstance(p, Decision) and p.kind == "declare_attackers":
         t.emit(ev.AttackersDeclared(marker=m.number, player=player, attacks=[],
                                     rule="800.4j"))
-    # Priority (or any other decision) passes to the next player in turn order; the
-    # passes recorded so far still count (CR 117.4 is about players still in the game).
+    if isinstance(p, Priority):
+        # CR 800.4h: the next player in turn order gets priority in the leaver's place.
+        nxt = next_in_turn_order(t.s, player)
+        queue_priority(t, m.number, nxt or m.holder)
+        return
     queue_priority(t, m.number, m.holder)

@@ -217,8 +217,8 @@ def apply(s: GameState, e: ev.Event) -> None:
                 pool = pool.replace(sym, "", 1)
             _set_player(s, e.player, mana=pool)
         case ev.ManaEmptied():
-            for p in e.players:
-                _set_player(s, p, mana="")
+            for who in e.players:
+                _set_player(s, who, mana="")
         case ev.SpellCast():
             _move(s, e.obj, e.new_id, "stack", e.player)
             _push(s, StackItem(id=e.item, kind="spell", controller=e.player, marker=e.marker,
@@ -269,14 +269,14 @@ def apply(s: GameState, e: ev.Event) -> None:
         case ev.AttackersDeclared():
             _set_marker(s, e.marker, combat=Combat(attacks=tuple(e.attacks)))
         case ev.BlockersDeclared():
-            c = s.markers[e.marker].combat or Combat()
+            cb = s.markers[e.marker].combat or Combat()
             _set_marker(s, e.marker, combat=replace(
-                c, blocks=(*c.blocks, *e.blocks),
-                blockers_declared_by=(*c.blockers_declared_by, e.player)))
+                cb, blocks=(*cb.blocks, *e.blocks),
+                blockers_declared_by=(*cb.blockers_declared_by, e.player)))
         case ev.FirstStrikeDamageDealt():
-            c = s.markers[e.marker].combat or Combat()
+            cf = s.markers[e.marker].combat or Combat()
             _set_marker(s, e.marker, combat=replace(
-                c, first_strikers_dealt=tuple(e.creatures), had_first_strike_step=True))
+                cf, first_strikers_dealt=tuple(e.creatures), had_first_strike_step=True))
         case ev.CombatEnded():
             _set_marker(s, e.marker, combat=None)
         case ev.TokenCreated():

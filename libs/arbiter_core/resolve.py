@@ -7,8 +7,8 @@ with the effect index to resume at, and the answer continues it.
 
 from __future__ import annotations
 
-from arbiter_core import events as ev
 from arbiter_core import effects
+from arbiter_core import events as ev
 from arbiter_core.cards import get_card
 from arbiter_core.cards.model import (
     ActivatedAbility,

@@ -45,7 +45,7 @@ def _object_actions(s: GameState) -> list[tuple[str, int, str]]:
         o = s.objects[oid]
         d = definition(o)
         if is_creature(o):
-            power, toughness = power_toughness(s, o)
+            toughness = power_toughness(s, o)[1]
             if toughness <= 0:
                 out.append(("graveyard", oid, "704.5f"))
             elif o.damage >= toughness:

@@ -52,15 +52,15 @@ def start_game(t: Txn, cmd: StartGame) -> None:
         engine_version=ENGINE_VERSION, rules_edition=CR_EDITION,
         card_data_hash=CARD_DATA_HASH, rule="103.1"))
     decks = {p.name: p.deck for p in cmd.players}
-    for p in seats:
+    for name in seats:
         first = t.s.next_id
-        t.emit(ev.CardsPut(player=p, zone="library", first_id=first, rule="103.2",
-                           cards=[ev.CardSetup(name=n) for n in decks[p]]))
-        t.emit(ev.LibraryShuffled(player=p, order=t.rng.shuffled(t.s.zone(p, "library")),
-                                  rule="103.3"))
-    for p in seats:
+        t.emit(ev.CardsPut(player=name, zone="library", first_id=first, rule="103.2",
+                           cards=[ev.CardSetup(name=n) for n in decks[name]]))
+        t.emit(ev.LibraryShuffled(player=name, rule="103.3",
+                                  order=t.rng.shuffled(t.s.zone(name, "library"))))
+    for name in seats:
         for _ in range(7):
-            draw(t, p, "103.5")
+            draw(t, name, "103.5")
     t.emit(ev.MarkerPlaced(marker=1, holder=seats[0], turn=1, step=Step.UNTAP.value,
                            skip_draw=v.first_player_skips_draw(len(seats)), rule="103.8"))
 

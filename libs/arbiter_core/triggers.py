@@ -18,7 +18,8 @@ from arbiter_core.variants import opponents, turn_order_from
 def detect(s: GameState, e: ev.Event) -> list[ev.AbilityTriggered]:
     """The abilities that `e` triggers (CR 603.2), in the state just after it."""
     out: list[ev.AbilityTriggered] = []
-    if isinstance(e, ev.StepBegan) and e.step == Step.DRAW.value:
+    # A position set up at the draw step begins there (MarkerPlaced) as well.
+    if isinstance(e, ev.StepBegan | ev.MarkerPlaced) and e.step == Step.DRAW.value:
         holder = s.markers[e.marker].holder
         for oid in s.battlefield:
             o = s.objects[oid]

@@ -134,8 +134,7 @@ def _next_turn(t: Txn, m: Marker) -> None:
         return
     extra = [p for p in m.extra_turns if not s.players[p].left]
     if extra:
-        player = extra[0]
-        t.emit(ev.TurnBegan(marker=m.number, player=player, turn=m.turn + 1, extra=True,
+        t.emit(ev.TurnBegan(marker=m.number, player=extra[0], turn=m.turn + 1, extra=True,
                             rule="500.7"))
         return
     player = next_in_turn_order(s, m.holder)

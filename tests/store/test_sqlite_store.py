@@ -19,8 +19,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import arbiter_store
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import arbiter_store
 from arbiter_store import (
     ConcurrencyConflict,
     CorruptStore,
@@ -32,8 +35,6 @@ from arbiter_store import (
     UnsupportedBackend,
     open_store,
 )
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 UrlFactory = Callable[[], str]  # each call: the URL of a fresh, empty store
 Opener = Callable[[], EventStore]  # opens another store object on the same storage

@@ -78,7 +78,7 @@ def _spell(*effects: Effect, targets: tuple[TargetSpec, ...] = ()) -> SpellAbili
 
 
 _GOBLIN = TokenSpec(
-    name="Goblin",
+    name="Goblin Token",  # CR 111.4: subtype plus "Token"
     colors=("R",),
     types=("Creature",),
     subtypes=("Goblin",),

@@ -1,0 +1,253 @@
+"""Scenario actions turned into commands, and `pass_until` (docs/scenarios.md)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from arbiter_core.casting import spell_targets
+from arbiter_core.commands import (
+    ActivateAbility,
+    AssignCombatDamage,
+    CastSpell,
+    ChooseObjects,
+    Command,
+    Concede,
+    DeclareAttackers,
+    DeclareBlockers,
+    PassPriority,
+    PlayLand,
+    RunEngineWork,
+)
+from arbiter_core.errors import ArbiterError
+from arbiter_core.layers import definition
+from arbiter_core.state import Decision, Marker, Priority, Step, Work
+from arbiter_core.targets import is_legal
+from arbiter_scenarios.names import NameError_
+
+if TYPE_CHECKING:
+    from arbiter_scenarios.runner import Run
+
+UNSUPPORTED = {"mulligan", "keep", "roll_planar_die"}
+KNOWN = {"player", "play_land", "cast", "targets", "pay", "x", "stack", "activate", "ability",
+         "pass", "pass_until", "marker", "attack", "block", "assign_combat_damage", "choose",
+         "concede", "expect_rejected", *UNSUPPORTED}
+UNTIL = {"stack_empty", "next_turn", "end_of_turn", *(s.value for s in Step)}
+
+
+class ActionFailed(Exception):
+    pass
+
+
+def perform(run: Run, action: dict[str, Any], where: str) -> None:
+    unknown = set(action) - KNOWN
+    if unknown:
+        raise ActionFailed(f"{where}: unknown action key(s) {sorted(unknown)}")
+    if "pass_until" in action:
+        _pass_until(run, str(action["pass_until"]), where)
+        return
+    if UNSUPPORTED & set(action):
+        raise ActionFailed(f"{where}: {sorted(UNSUPPORTED & set(action))} not supported yet")
+    player = action.get("player")
+    if not isinstance(player, str) or player not in run.state.players:
+        raise ActionFailed(f"{where}.player: no player named {player!r}")
+    expect_rejected = bool(action.get("expect_rejected", False))
+    run.settle()
+    run.action_turn = run.state.turns_taken
+    try:
+        command = _command(run, player, action)
+        if command is not None:
+            run.execute(command)
+    except (ArbiterError, NameError_) as e:
+        run.last_rejected, run.last_reason = True, str(e)
+        if not expect_rejected:
+            raise ActionFailed(f"{where}: rejected: {e}") from None
+        return
+    run.last_rejected, run.last_reason = False, ""
+    if expect_rejected:
+        raise ActionFailed(f"{where}: expected a rejection, but the action was accepted")
+    run.settle()
+
+
+def _card_in(run: Run, player: str, ref: str, zone: str) -> int:
+    found = run.names.in_zone(run.state, ref, zone, owner=player)
+    if not found:
+        raise NameError_(f"{player} has no {ref} in {zone}")
+    return found[0].id
+
+
+def _permanent(run: Run, player: str, ref: str) -> int:
+    found = run.names.in_zone(run.state, ref, "battlefield", controller=player)
+    if not found:
+        raise NameError_(f"{player} controls no {ref}")
+    return found[0].id
+
+
+def _targets(run: Run, player: str, refs: list[Any], card: int) -> list[list[str]]:
+    s = run.state
+    specs = spell_targets(definition(s.objects[card])) if card in s.objects else ()
+    spec = specs[0] if specs else None
+    chosen: list[str] = []
+    for ref in refs:
+        options = [t for t in run.names.target(s, str(ref)) if t not in chosen]
+        legal = [t for t in options if spec is not None and is_legal(s, spec, player, t, card)]
+        chosen.append((legal or options)[0])
+    return [chosen] if specs or chosen else []
+
+
+def _sources(run: Run, player: str, refs: list[Any]) -> list[int]:
+    out: list[int] = []
+    for ref in refs:
+        found = [o for o in run.names.in_zone(run.state, str(ref), "battlefield",
+                                              controller=player)
+                 if o.id not in out and not o.tapped]
+        if not found:
+            raise NameError_(f"{player} has no untapped {ref} to pay with")
+        out.append(found[0].id)
+    return out
+
+
+def _command(run: Run, player: str, a: dict[str, Any]) -> Command | None:
+    s = run.state
+    pay = _sources(run, player, list(a["pay"])) if "pay" in a else None
+    if "play_land" in a:
+        return PlayLand(player=player, card=_card_in(run, player, str(a["play_land"]), "hand"))
+    if "cast" in a:
+        card = _card_in(run, player, str(a["cast"]), "hand")
+        return CastSpell(player=player, card=card, x=int(a.get("x", 0)), pay=pay,
+                         targets=_targets(run, player, list(a.get("targets", [])), card))
+    if "activate" in a:
+        source = _permanent(run, player, str(a["activate"]))
+        refs = list(a.get("targets", []))
+        targets = [[t for ref in refs for t in run.names.target(s, str(ref))[:1]]] if refs else []
+        return ActivateAbility(player=player, source=source, ability=int(a.get("ability", 0)),
+                               targets=targets, pay=pay)
+    if a.get("pass"):
+        return PassPriority(player=player)
+    if a.get("concede"):
+        return Concede(player=player)
+    if "attack" in a:
+        return _attack(run, player, a["attack"] or {})
+    if "block" in a:
+        return _block(run, player, a["block"] or {})
+    if "assign_combat_damage" in a:
+        return _assign(run, player, a["assign_combat_damage"])
+    if "choose" in a:
+        return _choose(run, player, a["choose"])
+    raise NameError_("the action does nothing: give one of play_land, cast, activate, pass, "
+                     "attack, block, assign_combat_damage, choose, concede")
+
+
+def _decision(run: Run, player: str, kind: str) -> tuple[Marker, Decision] | None:
+    for m in run.state.markers.values():
+        p = m.pending
+        if isinstance(p, Decision) and p.player == player and p.kind == kind:
+            return m, p
+    return None
+
+
+def _attack(run: Run, player: str, attacks: dict[str, str]) -> Command | None:
+    if _decision(run, player, "declare_attackers") is None:
+        if not attacks:
+            return None  # `{}`: no attackers, accepted even when none could attack
+        raise NameError_(f"{player} is not declaring attackers now")
+    return DeclareAttackers(player=player, attacks=[
+        (_permanent(run, player, str(c)), str(d)) for c, d in attacks.items()])
+
+
+def _attacker(run: Run, ref: str) -> int:
+    s = run.state
+    ids = [a for m in s.markers.values() if m.combat for a in m.combat.attacker_ids()]
+    found = [o.id for o in run.names.objects(s, ref) if o.id in ids]
+    if not found:
+        raise NameError_(f"{ref} is not attacking")
+    return found[0]
+
+
+def _block(run: Run, player: str, blocks: dict[str, str]) -> Command | None:
+    if _decision(run, player, "declare_blockers") is None:
+        if not blocks:
+            return None
+        raise NameError_(f"{player} is not declaring blockers now")
+    return DeclareBlockers(player=player, blocks=[
+        (_permanent(run, player, str(b)), _attacker(run, str(a))) for b, a in blocks.items()])
+
+
+def _assign(run: Run, player: str, spec: dict[str, dict[str, int]]) -> Command:
+    s = run.state
+    out: dict[int, dict[str, int]] = {}
+    for attacker, split in spec.items():
+        aid = _attacker(run, str(attacker))
+        out[aid] = {}
+        for recipient, n in split.items():
+            if str(recipient) in s.players:
+                out[aid][f"p:{recipient}"] = int(n)
+            else:
+                objs = [o for o in run.names.in_zone(s, str(recipient), "battlefield")]
+                if not objs:
+                    raise NameError_(f"no {recipient} to assign damage to")
+                out[aid][f"o:{objs[0].id}"] = int(n)
+    return AssignCombatDamage(player=player, assignments=out)
+
+
+def _choose(run: Run, player: str, value: Any) -> Command:
+    s = run.state
+    pending = [p for m in s.markers.values() for p in [m.pending]
+               if isinstance(p, Decision) and p.player == player]
+    if not pending:
+        raise NameError_(f"{player} has no decision to make")
+    d = pending[0]
+    refs = value if isinstance(value, list) else [value]
+    chosen: list[int] = []
+    for ref in refs:
+        opts = [o.id for o in run.names.objects(s, str(ref))
+                if o.id in d.options and o.id not in chosen]
+        if not opts:
+            raise NameError_(f"{ref} is not one of the choices")
+        chosen.append(opts[0])
+    return ChooseObjects(player=player, choices=chosen)
+
+
+def _pass_until(run: Run, until: str, where: str) -> None:
+    if until not in UNTIL:
+        raise ActionFailed(f"{where}.pass_until: unknown condition {until!r}")
+    s = run.state
+    # "The current turn" is the one the previous action was made in, even if the game
+    # has since moved on without anyone receiving priority (a cleanup discard).
+    turns = s.turns_taken if run.action_turn is None else run.action_turn
+    run.action_turn = None
+    if _holds_already(run, until):
+        return
+    for _ in range(100_000):
+        s = run.state
+        if s.game_over:
+            return
+        m = next(iter(s.markers.values()))
+        p = m.pending
+        if until in ("next_turn", "end_of_turn"):
+            if s.turns_taken > turns:
+                return
+        elif until == "stack_empty":
+            if isinstance(p, Priority) and not any(mm.stack for mm in s.markers.values()):
+                return
+        elif m.step.value == until and isinstance(p, Work) and p.kind == "turn_based_actions":
+            return
+        if isinstance(p, Work):
+            run.execute(RunEngineWork(marker=m.number))
+        elif isinstance(p, Priority):
+            run.execute(PassPriority(player=p.player, marker=m.number))
+        elif p.kind == "declare_attackers":
+            run.execute(DeclareAttackers(player=p.player, marker=m.number))
+        elif p.kind == "declare_blockers":
+            run.execute(DeclareBlockers(player=p.player, marker=m.number))
+        else:
+            return  # a decision stops pass_until and waits for the action that makes it
+    raise ActionFailed(f"{where}: pass_until {until} did not finish")
+
+
+def _holds_already(run: Run, until: str) -> bool:
+    s = run.state
+    if until == "stack_empty":
+        return not any(m.stack for m in s.markers.values())
+    if until in ("next_turn", "end_of_turn"):
+        return False
+    return any(m.step.value == until for m in s.markers.values())

@@ -1,0 +1,167 @@
+"""Scenario checks (`expect` and `check` actions). A key the runner doesn't know is a
+failure, never a pass."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from arbiter_core.layers import power_toughness
+from arbiter_core.state import Decision, GameState, Priority
+
+if TYPE_CHECKING:
+    from arbiter_scenarios.runner import Run
+
+
+class CheckFailed(Exception):
+    pass
+
+
+def _fail(where: str, what: str, expected: Any, actual: Any) -> CheckFailed:
+    return CheckFailed(f"{where}: {what}: expected {expected!r}, got {actual!r}")
+
+
+def _per_player(run: Run, value: Any, where: str, key: str,
+                get: Callable[[GameState, str], Any]) -> None:
+    if not isinstance(value, dict):
+        raise CheckFailed(f"{where}: {key} needs a mapping of player -> value")
+    for player, expected in value.items():
+        if player not in run.state.players:
+            raise CheckFailed(f"{where}: no player named {player!r}")
+        actual = get(run.state, player)
+        if actual != expected:
+            raise _fail(where, f"{key} of {player}", expected, actual)
+
+
+def _players_where(s: GameState, pred: Callable[[str], bool]) -> list[str]:
+    return [p for p in s.seats if pred(p)]
+
+
+def _lost(s: GameState, p: str) -> bool:
+    pl = s.players[p]
+    if s.game_over:
+        return not pl.won and not pl.drew
+    return pl.lost or pl.left
+
+
+def _set_check(where: str, key: str, expected: Any, actual: list[str]) -> None:
+    if not isinstance(expected, list) or sorted(map(str, expected)) != sorted(actual):
+        raise _fail(where, key, expected, actual)
+
+
+def run_check(run: Run, check: dict[str, Any], where: str) -> None:
+    (key, value), = check.items()
+    actual: Any
+    s = run.state
+    names = run.names
+    match key:
+        case "life":
+            _per_player(run, value, where, "life", lambda st, p: st.players[p].life)
+        case "poison":
+            _per_player(run, value, where, "poison", lambda st, p: st.players[p].poison)
+        case "hand_size":
+            _per_player(run, value, where, "hand size", lambda st, p: len(st.zone(p, "hand")))
+        case "zone":
+            card, owner, is_ = str(value.get("card")), value.get("owner"), value.get("is")
+            objs = [o for o in names.objects(s, card) if owner is None or o.owner == owner]
+            zones: list[str] = sorted({o.zone for o in objs}) or ["gone"]
+            if is_ not in zones:
+                raise _fail(where, f"zone of {card}", is_, zones[0] if len(zones) == 1
+                            else zones)
+        case "zone_count":
+            player, zone, n = value.get("player"), value.get("zone"), value.get("n")
+            if zone == "battlefield":
+                actual = len([o for o in s.permanents() if o.controller == player])
+            elif zone == "stack":
+                actual = len([i for i in s.stack_items.values() if i.controller == player])
+            else:
+                actual = len(s.zone(str(player), str(zone)))
+            if actual != n:
+                raise _fail(where, f"{zone} count of {player}", n, actual)
+        case "tapped" | "untapped":
+            for ref in value:
+                o = names.permanent(s, ref)
+                if o.tapped != (key == "tapped"):
+                    raise _fail(where, f"{ref}", key, "tapped" if o.tapped else "untapped")
+        case "counters":
+            o = names.permanent(s, value.get("card"))
+            actual = o.counter(str(value.get("kind")))
+            if actual != value.get("n"):
+                raise _fail(where, f"{value.get('kind')} counters on {o.name}",
+                            value.get("n"), actual)
+        case "power_toughness":
+            o = names.permanent(s, value.get("card"))
+            actual_pt = list(power_toughness(s, o))
+            if actual_pt != list(value.get("is", [])):
+                raise _fail(where, f"power/toughness of {o.name}", value.get("is"), actual_pt)
+        case "controller":
+            o = names.permanent(s, value.get("card"))
+            if o.controller != value.get("is"):
+                raise _fail(where, f"controller of {o.name}", value.get("is"), o.controller)
+        case "game_over":
+            if s.game_over != bool(value):
+                raise _fail(where, "game over", bool(value), s.game_over)
+        case "winners":
+            _set_check(where, "winners", value, _players_where(s, lambda p: s.players[p].won))
+        case "lost":
+            _set_check(where, "lost", value, _players_where(s, lambda p: _lost(s, p)))
+        case "in_game":
+            _set_check(where, "in game", value,
+                       _players_where(s, lambda p: not s.players[p].left
+                                      and not s.players[p].lost))
+        case "active_players":
+            _set_check(where, "active players", value,
+                       [m.holder for m in s.markers.values()])
+        case "turn_markers":
+            actual_markers = {m.number: m.holder for m in s.markers.values()}
+            if {int(k): v for k, v in value.items()} != actual_markers:
+                raise _fail(where, "turn markers", value, actual_markers)
+        case "step":
+            number, expected = _marker_value(value)
+            m = s.markers.get(number)
+            actual = m.step.value if m else None
+            if actual != expected:
+                raise _fail(where, "step", expected, actual)
+        case "turn":
+            number, expected = _marker_value(value)
+            m = s.markers.get(number)
+            if (m.turn if m else None) != expected:
+                raise _fail(where, "turn", expected, m.turn if m else None)
+        case "stack_size":
+            if isinstance(value, dict):
+                m = s.markers.get(int(value.get("stack", 1)))
+                actual = len(m.stack) if m else 0
+                if actual != value.get("n"):
+                    raise _fail(where, f"size of stack {value.get('stack')}", value.get("n"),
+                                actual)
+            elif sum(len(m.stack) for m in s.markers.values()) != value:
+                raise _fail(where, "stack size", value,
+                            sum(len(m.stack) for m in s.markers.values()))
+        case "priority":
+            number = int(value.get("stack", 1)) if isinstance(value, dict) else 1
+            expected = value.get("player") if isinstance(value, dict) else value
+            m = s.markers.get(number)
+            p = m.pending if m else None
+            actual = p.player if isinstance(p, Priority) else None
+            if actual != expected:
+                raise _fail(where, "priority", expected, actual)
+        case "pending_choice":
+            expected = value.get("player") if isinstance(value, dict) else value
+            waiting = [m.pending.player for m in s.markers.values()
+                       if isinstance(m.pending, Decision)]
+            if expected not in waiting:
+                raise _fail(where, "pending choice", expected, waiting or None)
+        case "rejected":
+            if run.last_rejected != bool(value):
+                raise _fail(where, "last action rejected", bool(value), run.last_rejected)
+        case ("team_life" | "team_poison" | "commander_damage" | "commander_tax" | "plane"
+              | "scheme_in_motion"):
+            raise CheckFailed(f"{where}: {key} is not supported for the {s.variant} variant yet")
+        case _:
+            raise CheckFailed(f"{where}: unknown check {key!r}")
+
+
+def _marker_value(value: Any) -> tuple[int, Any]:
+    if isinstance(value, dict):
+        return int(value.get("marker", 1)), value.get("is")
+    return 1, value

@@ -1,0 +1,166 @@
+"""The scenario file format (the judges' public interface; see docs/scenarios.md).
+
+Parsing turns YAML into validated models; any problem becomes a `ScenarioFormatError`
+naming the file, the key and the problem, never a traceback.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from arbiter_core.events import CardSetup
+
+_REPEAT = re.compile(r"^(?P<name>.+?) x (?P<n>\d+)$")
+
+
+class ScenarioFormatError(Exception):
+    def __init__(self, file: str, key: str, problem: str) -> None:
+        super().__init__(f"{file}: {key}: {problem}")
+        self.file, self.key, self.problem = file, key, problem
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class CardEntry(_Model):
+    card: str
+    tapped: bool = False
+    counters: dict[str, int] = Field(default_factory=dict)
+    damage: int = Field(default=0, ge=0)
+    attached_to: str | None = None
+    face_down: bool = False
+    controller: str | None = None
+    summoning_sick: bool = False
+
+    def setup(self) -> CardSetup:
+        return CardSetup(name=self.card, tapped=self.tapped, counters=dict(self.counters),
+                         damage=self.damage, controller=self.controller,
+                         sick=self.summoning_sick)
+
+
+def _expand(raw: Any) -> list[CardEntry]:
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        raise ValueError("must be a list of cards")
+    out: list[CardEntry] = []
+    for item in raw:
+        if isinstance(item, str):
+            m = _REPEAT.match(item)
+            if m:
+                out.extend(CardEntry(card=m["name"]) for _ in range(int(m["n"])))
+            else:
+                out.append(CardEntry(card=item))
+        elif isinstance(item, dict):
+            out.append(CardEntry.model_validate(item))
+        else:
+            raise ValueError(f"a card must be a name or a mapping, not {item!r}")
+    return out
+
+
+ZONE_KEYS = ("battlefield", "hand", "graveyard", "exile", "library", "command",
+             "planar_deck", "scheme_deck")
+
+
+class PlayerSpec(_Model):
+    name: str = Field(min_length=1)
+    team: str | None = None
+    life: int | None = None
+    poison: int = Field(default=0, ge=0)
+    battlefield: list[CardEntry] = Field(default_factory=list)
+    hand: list[CardEntry] = Field(default_factory=list)
+    graveyard: list[CardEntry] = Field(default_factory=list)
+    exile: list[CardEntry] = Field(default_factory=list)
+    library: list[CardEntry] = Field(default_factory=list)
+    command: list[CardEntry] = Field(default_factory=list)
+    planar_deck: list[CardEntry] = Field(default_factory=list)
+    scheme_deck: list[CardEntry] = Field(default_factory=list)
+    commander: str | None = None
+    vanguard: str | None = None
+    archenemy: bool = False
+    zone_order: tuple[str, ...] = ()  # zones in the order written (for Name#N)
+
+    @field_validator(*ZONE_KEYS, mode="before")
+    @classmethod
+    def _cards(cls, v: Any) -> list[CardEntry]:
+        return _expand(v)
+
+
+class Start(_Model):
+    turn: int = Field(default=1, ge=1)
+    active: str | None = None
+    step: Literal[
+        "untap", "upkeep", "draw", "precombat_main", "beginning_of_combat",
+        "declare_attackers", "declare_blockers", "first_strike_damage", "combat_damage",
+        "end_of_combat", "postcombat_main", "end", "cleanup",
+    ] = "precombat_main"
+
+
+class Scenario(_Model):
+    name: str = Field(min_length=1)
+    rules: list[str] = Field(default_factory=list)
+    variant: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    seed: int = 0
+    start: Start | None = None
+    players: list[PlayerSpec] = Field(min_length=1)
+    actions: list[dict[str, Any]] = Field(default_factory=list)
+    expect: list[dict[str, Any]]
+    team_life: dict[str, int] = Field(default_factory=dict)
+    team_poison: dict[str, int] = Field(default_factory=dict)
+    turn_markers: dict[int, str] = Field(default_factory=dict)
+    file: str = ""
+
+    @field_validator("rules", mode="before")
+    @classmethod
+    def _rules(cls, v: Any) -> list[str]:
+        return [str(x) for x in v] if isinstance(v, list) else v
+
+
+def _key(loc: tuple[int | str, ...]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(top level)"
+
+
+def parse(text: str, file: str) -> Scenario:
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        raise ScenarioFormatError(file, "(yaml)", str(e).replace("\n", " ")) from None
+    if not isinstance(data, dict):
+        raise ScenarioFormatError(file, "(top level)", "a scenario must be a YAML mapping")
+    players = data.get("players")
+    if isinstance(players, list):
+        fixed = []
+        for p in players:
+            if isinstance(p, dict):
+                order = tuple(k for k in p if k in ZONE_KEYS)
+                p = {**p, "zone_order": order}
+            fixed.append(p)
+        data = {**data, "players": fixed}
+    for key in ("actions", "expect"):
+        value = data.get(key)
+        if value is not None and not (isinstance(value, list)
+                                      and all(isinstance(x, dict) for x in value)):
+            raise ScenarioFormatError(file, key, "must be a list of mappings")
+    try:
+        return Scenario.model_validate({**data, "file": file})
+    except ValidationError as e:
+        err = e.errors()[0]
+        raise ScenarioFormatError(file, _key(tuple(err["loc"])), err["msg"]) from None
+
+
+def load(path: Path) -> Scenario:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise ScenarioFormatError(str(path), "(file)", str(e)) from None
+    return parse(text, str(path))

@@ -1,0 +1,207 @@
+"""Run a scenario through the same rules core and event store code as a real game (the
+embedded configuration), then evaluate its checks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arbiter_core.commands import (
+    Attachment,
+    Command,
+    PassPriority,
+    PlayerSetup,
+    PositionPlayer,
+    SetUpPosition,
+    StartGame,
+)
+from arbiter_core.errors import ArbiterError
+from arbiter_core.state import Decision, GameState, Priority, Step, Work
+from arbiter_core.variants import KNOWN_VARIANTS, get_variant
+from arbiter_runtime.session import GameSession
+from arbiter_scenarios import actions as act
+from arbiter_scenarios.checks import CheckFailed, run_check
+from arbiter_scenarios.model import ScenarioFormatError, load
+from arbiter_scenarios.names import NameError_, Names
+from arbiter_store import open_store
+
+SUPPORTED_OPTIONS = {"attack", "range_of_influence", "starting_life"}
+
+
+class ScenarioFailed(Exception):
+    pass
+
+
+@dataclass
+class Result:
+    file: str
+    name: str
+    passed: bool
+    failures: list[str] = field(default_factory=list)
+    events: int = 0
+
+    def as_json(self) -> dict[str, Any]:
+        return {"file": self.file, "name": self.name, "passed": self.passed,
+                "failures": self.failures}
+
+
+@dataclass
+class Run:
+    session: GameSession
+    names: Names
+    last_rejected: bool = False
+    last_reason: str = ""
+    action_turn: int | None = None  # turns_taken when the last player action was made
+
+    @property
+    def state(self) -> GameState:
+        return self.session.state
+
+    def execute(self, command: Command) -> None:
+        self.session.execute(command)
+
+    def settle(self) -> None:
+        """Run engine work until the game waits for a player."""
+        self.session.run_engine()
+
+
+def _setup(sc: Any) -> Run:
+    try:
+        get_variant(sc.variant)
+    except ArbiterError as e:
+        raise ScenarioFailed(str(e)) from None
+    unknown = set(sc.options) - SUPPORTED_OPTIONS
+    if unknown:
+        raise ScenarioFailed(f"options {sorted(unknown)} are not supported yet")
+    if sc.team_life or sc.team_poison or sc.turn_markers:
+        raise ScenarioFailed(f"team_life/team_poison/turn_markers are not supported for "
+                             f"{sc.variant}")
+    session = GameSession(open_store(":memory:"), f"scenario:{sc.name}")
+    opts = dict(sc.options)
+    setup_cards: list[str] = []
+    if sc.start is not None:
+        players, attachments = [], []
+        bf_index: dict[str, list[tuple[str, int]]] = {}
+        for p in sc.players:
+            zones: dict[str, list[Any]] = {}
+            for zone in p.zone_order:
+                if zone in ("planar_deck", "scheme_deck"):
+                    raise ScenarioFailed(f"{zone} is not supported for {sc.variant}")
+                cards = getattr(p, zone)
+                zones[zone] = [c.setup() for c in cards]
+                setup_cards.extend(c.card for c in cards)
+            for i, c in enumerate(p.battlefield):
+                bf_index.setdefault(c.card, []).append((p.name, i))
+            players.append(PositionPlayer(name=p.name, team=p.team, life=p.life,
+                                          poison=p.poison, zones=zones))
+        names = Names(setup_cards)
+        for p in sc.players:
+            for i, c in enumerate(p.battlefield):
+                if c.attached_to is not None:
+                    host = _battlefield_entry(names, bf_index, setup_cards, c.attached_to)
+                    attachments.append(Attachment(player=p.name, index=i, to_player=host[0],
+                                                  to_index=host[1]))
+        cmd: Command = SetUpPosition(
+            game_id=session.game_id, variant=sc.variant, seed=sc.seed, players=players,
+            attachments=attachments, turn=sc.start.turn,
+            active=sc.start.active or sc.players[0].name, step=sc.start.step,
+            starting_life=opts.get("starting_life"), attack=opts.get("attack"),
+            range_of_influence=opts.get("range_of_influence"))
+    else:
+        for p in sc.players:
+            for zone in ("battlefield", "hand", "graveyard", "exile", "command"):
+                if getattr(p, zone):
+                    raise ScenarioFailed(f"players.{p.name}.{zone}: without `start` only "
+                                         "libraries are set up (CR 103)")
+            setup_cards.extend(c.card for c in p.library)
+        names = Names(setup_cards)
+        cmd = StartGame(
+            game_id=session.game_id, variant=sc.variant, seed=sc.seed,
+            players=[PlayerSetup(name=p.name, team=p.team, deck=[c.card for c in p.library])
+                     for p in sc.players],
+            starting_life=opts.get("starting_life"), attack=opts.get("attack"),
+            range_of_influence=opts.get("range_of_influence"))
+    run = Run(session, names)
+    try:
+        run.execute(cmd)
+    except ArbiterError as e:
+        raise ScenarioFailed(f"setup rejected: {e}") from None
+    if sc.start is None:
+        _to_first_main(run)
+    else:
+        run.settle()
+    return run
+
+
+def _battlefield_entry(names: Names, index: dict[str, list[tuple[str, int]]],
+                       setup_cards: list[str], ref: str) -> tuple[str, int]:
+    number = names.card_number(ref)
+    if number is not None:
+        ref_name = setup_cards[number - 1]
+        entries = index.get(ref_name, [])
+        # the N-th copy in setup order, counted among battlefield copies
+        count = sum(1 for k in range(number) if setup_cards[k] == ref_name)
+        if count - 1 < len(entries):
+            return entries[count - 1]
+        raise ScenarioFailed(f"attached_to: {ref} is not on the battlefield")
+    entries = index.get(ref, [])
+    if not entries:
+        raise ScenarioFailed(f"attached_to: no {ref} on the battlefield")
+    return entries[0]
+
+
+def _to_first_main(run: Run) -> None:
+    """CR 103: play on until the starting player first gets priority in the first
+    precombat main phase (each player passes before that)."""
+    for _ in range(10_000):
+        run.settle()
+        s = run.state
+        m = next(iter(s.markers.values()))
+        p = m.pending
+        if s.game_over or (isinstance(p, Priority) and m.step == Step.PRECOMBAT_MAIN
+                           and p.player == m.holder):
+            return
+        if isinstance(p, Priority):
+            run.execute(PassPriority(player=p.player))
+        elif isinstance(p, Decision | Work):
+            return
+    raise ScenarioFailed("the game did not reach its first main phase")
+
+
+def run_scenario(path: Path) -> Result:
+    try:
+        sc = load(path)
+    except ScenarioFormatError as e:
+        return Result(str(path), path.stem, False, [f"invalid scenario: {e}"])
+    result = Result(str(path), sc.name, True)
+    try:
+        if sc.variant not in KNOWN_VARIANTS:
+            raise ScenarioFailed(f"variant: unknown variant {sc.variant!r}")
+        run = _setup(sc)
+        for i, action in enumerate(sc.actions):
+            if "check" in action:
+                _checks(run, action["check"], f"actions[{i}].check")
+                continue
+            act.perform(run, action, f"actions[{i}]")
+        _checks(run, sc.expect, "expect")
+        result.events = run.state.version
+    except (ScenarioFailed, CheckFailed, NameError_, act.ActionFailed) as e:
+        result.passed = False
+        result.failures.append(str(e))
+    except ArbiterError as e:
+        result.passed = False
+        result.failures.append(f"engine error: {e}")
+    except Exception as e:  # a defect: reported as a failure, never as a traceback
+        result.passed = False
+        result.failures.append(f"internal error: {type(e).__name__}: {e}")
+    return result
+
+
+def _checks(run: Run, checks: Any, where: str) -> None:
+    if not isinstance(checks, list):
+        raise ScenarioFailed(f"{where}: must be a list of checks")
+    for j, check in enumerate(checks):
+        if not isinstance(check, dict) or len(check) != 1:
+            raise ScenarioFailed(f"{where}[{j}]: a check is a mapping with one key")
+        run_check(run, check, f"{where}[{j}]")

@@ -1,0 +1,55 @@
+"""The `arbiter` command line: play, replay, scenario run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from arbiter_cli import play_cmd, replay_cmd, scenario_cmd
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Arbiter: multiplayer Magic games as event-sourced services.")
+scenario_app = typer.Typer(no_args_is_help=True, help="Judges' rules scenarios (YAML).")
+app.add_typer(scenario_app, name="scenario")
+
+
+@app.command()
+def play(
+    players: int = typer.Option(4, "--players", min=2, max=100, help="number of bot players"),
+    seed: int = typer.Option(1, "--seed", help="fixes every random choice"),
+    variant: str = typer.Option("free_for_all", "--variant"),
+    db: Path = typer.Option(Path("arbiter-play.sqlite"), "--db", help="SQLite event store"),
+    game: str | None = typer.Option(None, "--game", help="game id (default: derived)"),
+) -> None:
+    """Play a complete seeded bot game in one process and store every event."""
+    raise typer.Exit(play_cmd.run(players=players, seed=seed, variant=variant, db=str(db),
+                                  game_id=game))
+
+
+@app.command()
+def replay(
+    db: str = typer.Option(..., "--db", help="store: a SQLite path"),
+    game: str | None = typer.Option(None, "--game", help="game id (optional with one game)"),
+    to: int | None = typer.Option(None, "--to", help="stop after event N (default: all)"),
+    as_json: bool = typer.Option(False, "--json", help="print the board as JSON"),
+) -> None:
+    """Rebuild a game's state from its events and print the board at that point."""
+    raise typer.Exit(replay_cmd.run(db=db, game=game, to=to, as_json=as_json))
+
+
+@scenario_app.command("run")
+def scenario_run(
+    paths: list[Path] = typer.Argument(..., help="scenario files or folders"),
+    as_json: bool = typer.Option(False, "--json", help="one JSON object per scenario"),
+    expected_failures: Path | None = typer.Option(
+        None, "--expected-failures",
+        help="file listing scenario file names expected to fail (variants not done yet)"),
+) -> None:
+    """Run scenarios; exit 0 only when all pass."""
+    raise typer.Exit(scenario_cmd.run(paths, as_json=as_json,
+                                      expected_failures=expected_failures))
+
+
+if __name__ == "__main__":
+    app()

@@ -1,0 +1,53 @@
+"""`arbiter play`: the embedded default, a seeded bot game with a SQLite store."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+from arbiter_core.errors import ArbiterError
+from arbiter_core.state import GameState
+from arbiter_runtime.play import play_bot_game
+from arbiter_store import StoreError, open_store
+
+
+def run(players: int, seed: int, variant: str, db: str, game_id: str | None) -> int:
+    console = Console()
+    gid = game_id or f"{variant}-{players}p-seed{seed}"
+    try:
+        store = open_store(db)
+    except StoreError as e:
+        console.print(f"[red]cannot open store {db}: {e}[/red]")
+        return 2
+    with store:
+        if store.stream_version(gid):
+            if game_id is not None:
+                console.print(f"[red]game {gid!r} already exists in {db}[/red]")
+                return 2
+            n = 2
+            while store.stream_version(f"{gid}-run{n}"):
+                n += 1
+            gid = f"{gid}-run{n}"  # the store is append-only: a replay of the seed is new
+        with Progress(TextColumn("[bold]{task.description}"), BarColumn(),
+                      TextColumn("{task.fields[info]}"), TimeElapsedColumn(),
+                      console=console, transient=True) as progress:
+            task = progress.add_task(f"{gid}", total=None, info="")
+
+            def show(s: GameState) -> None:
+                if s.version % 200 == 0:
+                    alive = len(s.in_game())
+                    progress.update(task, info=f"turn {s.turns_taken}, {s.version} events, "
+                                               f"{alive} players in")
+
+            try:
+                summary = play_bot_game(store, gid, players, seed, variant, progress=show)
+            except ArbiterError as e:
+                console.print(f"[red]rejected: {e}[/red]")
+                return 2
+    outcome = ("a draw" if summary.draw
+               else "won by " + ", ".join(summary.winners) if summary.winners else "no winner")
+    console.print(f"game [bold]{gid}[/bold]: {outcome}")
+    console.print(f"winner: {', '.join(summary.winners) or '-'}  turns: {summary.turns}  "
+                  f"events: {summary.events}  actions: {summary.actions}")
+    console.print(f"state hash {summary.state_hash[:16]}  store {db}")
+    return 0
