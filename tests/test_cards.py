@@ -177,7 +177,7 @@ def test_krenko_creates_goblins_per_goblin() -> None:
     assert isinstance(effect, CreateTokens)
     assert effect.count == "goblins_you_control"
     assert effect.token == TokenSpec(
-        name="Goblin",
+        name="Goblin Token",  # CR 111.4
         colors=("R",),
         types=("Creature",),
         subtypes=("Goblin",),
