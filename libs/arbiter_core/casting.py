@@ -25,11 +25,12 @@ from arbiter_core.priority import queue_priority, require_priority
 from arbiter_core.state import MAIN_STEPS, GameState, Marker, Obj
 from arbiter_core.targets import check_choice, parse
 from arbiter_core.txn import Txn
+from arbiter_core.variants import active_players
 
 
 def sorcery_timing_ok(s: GameState, m: Marker, player: str) -> bool:
-    """CR 117.1a / 307.1: own main phase, with an empty stack."""
-    return m.holder == player and m.step in MAIN_STEPS and not m.stack
+    """CR 117.1a / 307.1: own main phase (805.4a: the team's), with an empty stack."""
+    return player in active_players(s, m.holder) and m.step in MAIN_STEPS and not m.stack
 
 
 def spell_targets(d: CardDefinition) -> tuple[TargetSpec, ...]:

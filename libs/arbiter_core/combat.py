@@ -11,10 +11,11 @@ from collections import defaultdict
 
 from arbiter_core import events as ev
 from arbiter_core.errors import InvalidCommand, RuleViolation
+from arbiter_core.influence import player_in_range
 from arbiter_core.layers import cant_attack_or_block, is_creature, keywords, power_toughness
 from arbiter_core.state import Decision, GameState, Marker, Obj, Step
 from arbiter_core.txn import Txn
-from arbiter_core.variants import opponents, turn_order_from
+from arbiter_core.variants import active_players, opponents, turn_order_from
 
 # ------------------------------------------------------------------ attackers (508)
 
@@ -33,17 +34,22 @@ def can_attack(s: GameState, o: Obj) -> bool:
 
 
 def attackable_players(s: GameState, player: str) -> list[str]:
-    """Which players `player` may attack: every opponent with attack multiple players
-    (802.1); only the nearest opponent to the left or right with attack left or right
-    (803.1)."""
-    opps = opponents(s, player)
+    """Which players `player` may attack: opponents within range of influence (801.3);
+    with attack multiple players any of them (802.1); with attack left or right only an
+    opponent seated immediately to that side (803.1a-b); in Emperor and Alternating
+    Teams only an opponent seated immediately next to the player (809.3c, 811.4)."""
+    opps = [p for p in opponents(s, player) if player_in_range(s, player, p)]
+    seats = turn_order_from(s, player)
+    if len(seats) <= 2:
+        return opps
+    left, right = seats[1], seats[-1]
     option = s.attack_option
-    if option in ("left", "right") and len(s.in_game()) > 2:
-        order = turn_order_from(s, player)[1:]
-        if option == "right":
-            order = list(reversed(order))
-        nearest = next((p for p in order if p in opps), None)
-        return [nearest] if nearest else []
+    if option == "left":
+        opps = [p for p in opps if p == left]
+    elif option == "right":
+        opps = [p for p in opps if p == right]
+    if s.attack_adjacent_only:
+        opps = [p for p in opps if p in (left, right)]
     return opps
 
 
@@ -52,23 +58,28 @@ def request_attackers(t: Txn, m: Marker) -> bool:
     able to attack, the empty declaration is the only legal one and is made at once."""
     s = t.s
     ap = m.holder
-    able = [o.id for o in s.permanents(ap) if can_attack(s, o)]
-    if s.players[ap].left or not able or not attackable_players(s, ap):
+    actives = active_players(s, ap)  # 805.10b: the active team declares one attack
+    able = [o.id for o in s.permanents() if o.controller in actives and can_attack(s, o)
+            and attackable_players(s, o.controller)]
+    if not able:
         t.emit(ev.AttackersDeclared(marker=m.number, player=ap, attacks=[], rule="508.1"))
         return False
-    t.emit(ev.DecisionRequested(marker=m.number, kind="declare_attackers", player=ap,
-                                options=able, rule="508.1a"))
+    t.emit(ev.DecisionRequested(marker=m.number, kind="declare_attackers",
+                                player=actives[0], options=able,
+                                rule="805.10b" if s.shared_team_turns else "508.1a"))
     return True
 
 
 def declare_attackers(t: Txn, m: Marker, player: str, attacks: list[tuple[int, str]]) -> None:
     s = t.s
     seen: set[int] = set()
-    allowed = attackable_players(s, player)
+    actives = active_players(s, m.holder)
     for oid, defender in attacks:
         o = s.objects.get(oid)
-        if o is None or o.zone != "battlefield" or o.controller != player:
-            raise InvalidCommand("attacks", f"object {oid} is not a creature you control")
+        if o is None or o.zone != "battlefield" or o.controller not in actives:
+            raise InvalidCommand("attacks", f"object {oid} is not a creature your "
+                                            f"{'team controls' if len(actives) > 1 else 'control'}")
+        allowed = attackable_players(s, o.controller)
         if oid in seen:
             raise RuleViolation("508.1a", f"{o.name} is declared as an attacker twice")
         seen.add(oid)
@@ -77,7 +88,15 @@ def declare_attackers(t: Txn, m: Marker, player: str, attacks: list[tuple[int, s
                 "508.1c" if cant_attack_or_block(s, o) else "508.1a")
             raise RuleViolation(rule, f"{o.name} can't attack")
         if defender not in allowed:
-            rule = "803.1" if s.attack_option in ("left", "right") else "508.1b"
+            if defender in s.players and not player_in_range(s, o.controller, defender):
+                rule = "801.3"
+            elif s.attack_adjacent_only and defender in opponents(s, o.controller):
+                rule = "809.3c" if s.emperors else "811.4"
+            elif s.attack_option in ("left", "right") and \
+                    defender in opponents(s, o.controller):
+                rule = "803.1a" if s.attack_option == "left" else "803.1b"
+            else:
+                rule = "508.1b"
             raise RuleViolation(rule, f"{o.name} can't attack {defender}")
     t.emit(ev.AttackersDeclared(marker=m.number, player=player, attacks=list(attacks),
                                 rule="508.1"))
@@ -95,12 +114,20 @@ def defending_players(s: GameState, m: Marker) -> list[str]:
     return [p for p in turn_order_from(s, m.holder) if p in attacked]
 
 
+def blocking_side(s: GameState, player: str) -> list[str]:
+    """Who blocks together: the player, or the whole defending team (805.10d)."""
+    if s.shared_team_turns:
+        return [p for p in s.team_of(player) if not s.players[p].left]
+    return [player]
+
+
 def can_block(s: GameState, blocker: Obj, attacker: Obj, defender: str, m: Marker) -> bool:
-    """CR 509.1a untapped; 802.4a only creatures attacking that player; 702.9b flying;
-    509.1b restrictions (Pacifism)."""
-    if not is_creature(blocker) or blocker.tapped or blocker.controller != defender:
+    """CR 509.1a untapped; 802.4a only creatures attacking that player (805.10d: any
+    player on the defending team); 702.9b flying; 509.1b restrictions (Pacifism)."""
+    side = blocking_side(s, defender)
+    if not is_creature(blocker) or blocker.tapped or blocker.controller not in side:
         return False
-    if m.combat is None or m.combat.defender_of(attacker.id) != defender:
+    if m.combat is None or m.combat.defender_of(attacker.id) not in side:
         return False
     if cant_attack_or_block(s, blocker):
         return False
@@ -114,17 +141,20 @@ def request_blockers(t: Txn, m: Marker) -> bool:
     s = t.s
     combat = m.combat
     assert combat is not None
-    for d in defending_players(s, m):
+    deciders = list(dict.fromkeys(blocking_side(s, d)[0] for d in defending_players(s, m)))
+    for d in deciders:
         if d in combat.blockers_declared_by:
             continue
-        attackers = [s.objects[a] for a, dd in combat.attacks if dd == d and a in s.objects]
-        able = [b.id for b in s.permanents(d)
-                if any(can_block(s, b, a, d, m) for a in attackers)]
+        side = blocking_side(s, d)
+        attackers = [s.objects[a] for a, dd in combat.attacks if dd in side and a in s.objects]
+        able = [b.id for b in s.permanents() if b.controller in side
+                and any(can_block(s, b, a, d, m) for a in attackers)]
         if not able:
             t.emit(ev.BlockersDeclared(marker=m.number, player=d, blocks=[], rule="509.1"))
             continue
         t.emit(ev.DecisionRequested(marker=m.number, kind="declare_blockers", player=d,
-                                    options=able, rule="509.1a"))
+                                    options=able,
+                                    rule="805.10d" if s.shared_team_turns else "509.1a"))
         return True
     return False
 
@@ -132,9 +162,11 @@ def request_blockers(t: Txn, m: Marker) -> bool:
 def declare_blockers(t: Txn, m: Marker, player: str, blocks: list[tuple[int, int]]) -> None:
     s = t.s
     seen: set[int] = set()
+    side = blocking_side(s, player)
+    player = side[0] if side else player  # the team's combined block (805.10d)
     for bid, aid in blocks:
         b, a = s.objects.get(bid), s.objects.get(aid)
-        if b is None or b.zone != "battlefield" or b.controller != player:
+        if b is None or b.zone != "battlefield" or b.controller not in side:
             raise InvalidCommand("blocks", f"object {bid} is not a creature you control")
         if a is None or m.combat is None or aid not in m.combat.attacker_ids():
             raise InvalidCommand("blocks", f"object {aid} is not an attacking creature")
@@ -142,8 +174,8 @@ def declare_blockers(t: Txn, m: Marker, player: str, blocks: list[tuple[int, int
             raise RuleViolation("509.1a", f"{b.name} can block only one attacker")
         seen.add(bid)
         if not can_block(s, b, a, player, m):
-            if m.combat.defender_of(aid) != player:
-                rule = "802.4a"
+            if m.combat.defender_of(aid) not in side:
+                rule = "805.10d" if s.shared_team_turns else "802.4a"
             elif "flying" in keywords(s, a) and not b.tapped:
                 rule = "702.9b"
             elif cant_attack_or_block(s, b):
@@ -314,8 +346,14 @@ def _deal(t: Txn, m: Marker, amounts: dict[tuple[int, str], int]) -> None:
         t.emit(ev.LifeGained(player=player, amount=n, rule="702.15b"))
 
 
-def pending_decision(m: Marker, kind: str, player: str) -> Decision:
+def pending_decision(s: GameState, m: Marker, kind: str, player: str) -> Decision:
+    """The decision `player` must make; with shared team turns a teammate may answer
+    for the team (805.2, 805.10b, 805.10d)."""
     p = m.pending
-    if not (isinstance(p, Decision) and p.kind == kind and p.player == player):
+    ok = isinstance(p, Decision) and p.kind == kind and (
+        p.player == player or (s.shared_team_turns and p.player in s.players
+                               and s.players[p.player].team == s.players[player].team))
+    if not ok:
         raise RuleViolation("117.1", f"{player} is not being asked to {kind.replace('_', ' ')}")
+    assert isinstance(p, Decision)
     return p

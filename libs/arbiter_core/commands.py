@@ -36,7 +36,9 @@ class StartGame(_Command):
     random_seating: bool = False
     starting_life: int | None = None
     attack: Literal["left", "right", "multiple", "any"] | None = None
-    range_of_influence: int | None = None
+    range_of_influence: int | None = Field(default=None, ge=1)
+    deploy_creatures: bool | None = None
+    shared_team_turns: bool | None = None
 
 
 class PositionPlayer(BaseModel):
@@ -76,7 +78,11 @@ class SetUpPosition(_Command):
     step: str = "precombat_main"
     starting_life: int | None = None
     attack: Literal["left", "right", "multiple", "any"] | None = None
-    range_of_influence: int | None = None
+    range_of_influence: int | None = Field(default=None, ge=1)
+    deploy_creatures: bool | None = None
+    shared_team_turns: bool | None = None
+    team_life: dict[str, int] = Field(default_factory=dict)
+    team_poison: dict[str, int] = Field(default_factory=dict)
 
 
 class RunEngineWork(_Command):

@@ -81,19 +81,19 @@ def decide(state: GameState, command: Command) -> list[ev.Event]:
             activate_ability(t, command)
         case DeclareAttackers():
             m = marker_for(t.s, command.player, command.marker)
-            combat.pending_decision(m, "declare_attackers", command.player)
+            combat.pending_decision(t.s, m, "declare_attackers", command.player)
             combat.declare_attackers(t, m, command.player, list(command.attacks))
             queue_priority(t, m.number, m.holder)
         case DeclareBlockers():
             m = marker_for(t.s, command.player, command.marker)
-            combat.pending_decision(m, "declare_blockers", command.player)
+            combat.pending_decision(t.s, m, "declare_blockers", command.player)
             combat.declare_blockers(t, m, command.player, list(command.blocks))
             m = t.s.markers[m.number]
             if not combat.request_blockers(t, m):
                 queue_priority(t, m.number, m.holder)
         case AssignCombatDamage():
             m = marker_for(t.s, command.player, command.marker)
-            d = combat.pending_decision(m, "assign_combat_damage", command.player)
+            d = combat.pending_decision(t.s, m, "assign_combat_damage", command.player)
             if set(command.assignments) != set(d.options):
                 raise RuleViolation("510.1c", "assign damage for exactly the creatures "
                                               f"asked about: {list(d.options)}")
@@ -165,12 +165,25 @@ def _concede(t: Txn, player: str) -> None:
     if s.players[player].left or s.players[player].lost:
         raise RuleViolation("104.3a", f"{player} is no longer in the game")
     t.emit(ev.PlayerConceded(player=player, rule="104.3a"))
+    leavers = [player]
+    if s.shared_life:  # CR 810.8b: the conceding player's team leaves and loses
+        for q in s.team_of(player):
+            if q != player and not t.s.players[q].left:
+                t.emit(ev.PlayerLost(player=q, rule="810.8b"))
+                leavers.append(q)
     if len(s.seats) > 2:
-        t.emit(ev.PlayerLeftGame(player=player, rule="800.4a"))
+        for q in leavers:
+            t.emit(ev.PlayerLeftGame(player=q, rule="800.4a"))
+    if not s.shared_life:
+        for q, rule in sba.team_losses(t.s, leavers):
+            t.emit(ev.PlayerLost(player=q, rule=rule))
+            t.emit(ev.PlayerLeftGame(player=q, rule="800.4a"))
+            leavers.append(q)
     sba.check_game_end(t)
     if not t.s.game_over:
-        for m in list(t.s.markers.values()):
-            _after_leave(t, m, player)
+        for q in leavers:
+            for m in list(t.s.markers.values()):
+                _after_leave(t, m, q)
 
 
 def _after_leave(t: Txn, m: Marker, player: str) -> None:

@@ -43,6 +43,13 @@ class GameStarted(_Event):
     poison: dict[str, int] = Field(default_factory=dict)
     attack_option: Literal["left", "right", "multiple", "any"] = "multiple"
     range_of_influence: int | None = None
+    ranges: dict[str, int] = Field(default_factory=dict)
+    shared_team_turns: bool = False
+    shared_life: bool = False
+    deploy_creatures: bool = False
+    attack_adjacent_only: bool = False
+    poison_limit: int = 10
+    emperors: list[str] = Field(default_factory=list)
     engine_version: str
     rules_edition: str
     card_data_hash: str

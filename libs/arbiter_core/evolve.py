@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import assert_never
 
 from arbiter_core import events as ev
+from arbiter_core import influence
 from arbiter_core.state import (
     Combat,
     Decision,
@@ -98,6 +99,13 @@ def _set_obj(s: GameState, oid: int, **changes: object) -> None:
     s.objects[oid] = replace(s.objects[oid], **changes)  # type: ignore[arg-type]
 
 
+def _change_life(s: GameState, player: str, delta: int) -> None:
+    """CR 119.3; with a shared life total the result applies to the team (810.9)."""
+    who = s.team_of(player) if s.shared_life else [player]
+    for p in who:
+        _set_player(s, p, life=s.players[p].life + delta)
+
+
 def _push(s: GameState, item: StackItem) -> None:
     s.stack_items[item.id] = item
     m = s.markers[item.marker]
@@ -127,6 +135,14 @@ def apply(s: GameState, e: ev.Event) -> None:
             }
             s.attack_option = e.attack_option
             s.range_of_influence = e.range_of_influence
+            s.ranges = dict(e.ranges)
+            s.shared_team_turns = e.shared_team_turns
+            s.shared_life = e.shared_life
+            s.deploy_creatures = e.deploy_creatures
+            s.attack_adjacent_only = e.attack_adjacent_only
+            s.poison_limit = e.poison_limit
+            s.emperors = tuple(e.emperors)
+            s.influence = influence.compute(s)
             s.started = True
         case ev.CardsPut():
             oid = e.first_id
@@ -179,11 +195,15 @@ def apply(s: GameState, e: ev.Event) -> None:
                 combat=None, pending=Work("turn_based_actions"), skip_draw=False,
                 extra_turns=tuple(extra),
             )
-            _set_player(s, e.player, lands_played=0)
+            # CR 805.4: with shared team turns the whole team takes the turn.
+            active = s.team_of(e.player) if s.shared_team_turns else [e.player]
+            for who in active:
+                _set_player(s, who, lands_played=0)
             for oid in s.battlefield:
-                if s.objects[oid].controller == e.player and s.objects[oid].sick:
+                if s.objects[oid].controller in active and s.objects[oid].sick:
                     _set_obj(s, oid, sick=False)
             s.turns_taken += 1
+            s.influence = influence.compute(s)  # CR 801.2c
         case ev.StepBegan():
             _set_marker(s, e.marker, step=Step(e.step), passed=(),
                         pending=Work("turn_based_actions"))
@@ -248,14 +268,13 @@ def apply(s: GameState, e: ev.Event) -> None:
             _remove_from_zone(s, o)
         case ev.DamageDealt():
             if e.player is not None:
-                p = s.players[e.player]
-                _set_player(s, e.player, life=p.life - e.amount)
+                _change_life(s, e.player, -e.amount)
             if e.obj is not None and e.obj in s.objects:
                 o = s.objects[e.obj]
                 _set_obj(s, e.obj, damage=o.damage + e.amount,
                          deathtouch_hit=o.deathtouch_hit or e.deathtouch)
         case ev.LifeGained():
-            _set_player(s, e.player, life=s.players[e.player].life + e.amount)
+            _change_life(s, e.player, e.amount)
         case ev.EffectCreated():
             s.timestamp += 1
             s.effects.append(Effect(id=s.timestamp, kind=e.kind, affected=tuple(e.affected),

@@ -28,6 +28,8 @@ def _plain(value: Any) -> Any:
                 for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [_plain(v) for v in value]
+    if isinstance(value, frozenset | set):
+        return sorted(_plain(v) for v in value)
     return value
 
 

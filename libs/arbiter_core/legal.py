@@ -106,17 +106,20 @@ def _decision_actions(s: GameState, m: Marker, d: Decision) -> list[PlayerComman
     player = d.player
     match d.kind:
         case "declare_attackers":
-            defenders = attackable_players(s, player)
             out: list[PlayerCommand] = [DeclareAttackers(player=player, marker=m.number)]
+            can_hit = {oid: attackable_players(s, s.objects[oid].controller)
+                       for oid in d.options}
             for oid in d.options:
-                for target in defenders:
+                for target in can_hit[oid]:
                     out.append(DeclareAttackers(player=player, attacks=[(oid, target)],
                                                 marker=m.number))
             if len(d.options) > 1:
+                defenders = sorted({p for ps in can_hit.values() for p in ps})
                 for target in defenders:
-                    out.append(DeclareAttackers(
-                        player=player, attacks=[(oid, target) for oid in d.options],
-                        marker=m.number))
+                    # everyone at `target`, or at their own first choice if they can't
+                    out.append(DeclareAttackers(player=player, marker=m.number, attacks=[
+                        (oid, target if target in can_hit[oid] else can_hit[oid][0])
+                        for oid in d.options]))
             return out
         case "declare_blockers":
             out = [DeclareBlockers(player=player, marker=m.number)]

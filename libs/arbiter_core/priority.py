@@ -11,12 +11,26 @@ from arbiter_core import events as ev
 from arbiter_core.errors import InvalidCommand, RuleViolation
 from arbiter_core.state import Decision, GameState, Marker, Priority
 from arbiter_core.txn import Txn
-from arbiter_core.variants import turn_order_from
+from arbiter_core.variants import team_representative, turn_order_from
 
 
 def priority_players(s: GameState, m: Marker) -> list[str]:
-    """Players who get priority on this marker's stack, from its active player."""
-    return turn_order_from(s, m.holder)
+    """Players who get priority on this marker's stack, from its active player. With
+    shared team turns teams have priority (805.5): one seat per team stands for it."""
+    order = turn_order_from(s, m.holder)
+    if not s.shared_team_turns:
+        return order
+    return list(dict.fromkeys(team_representative(s, p) for p in order))
+
+
+def holds_priority(s: GameState, m: Marker, player: str) -> bool:
+    """CR 117.1; 805.5a: any player of the team with priority may act."""
+    p = m.pending
+    if not isinstance(p, Priority):
+        return False
+    if p.player == player:
+        return True
+    return s.shared_team_turns and s.players[p.player].team == s.players[player].team
 
 
 def marker_for(s: GameState, player: str, marker: int | None) -> Marker:
@@ -31,6 +45,12 @@ def marker_for(s: GameState, player: str, marker: int | None) -> Marker:
         p = m.pending
         if isinstance(p, Priority | Decision) and p.player == player:
             return m
+    if s.shared_team_turns:
+        for m in s.markers.values():
+            p = m.pending
+            if isinstance(p, Priority | Decision) and \
+                    s.players[p.player].team == s.players[player].team:
+                return m
     return next(iter(s.markers.values()))
 
 
@@ -39,8 +59,7 @@ def require_priority(s: GameState, player: str, marker: int | None) -> Marker:
     m = marker_for(s, player, marker)
     if s.players[player].left:
         raise RuleViolation("800.4a", f"{player} has left the game")
-    p = m.pending
-    if not (isinstance(p, Priority) and p.player == player):
+    if not holds_priority(s, m, player):
         raise RuleViolation("117.1", f"{player} does not hold priority")
     return m
 
@@ -54,7 +73,10 @@ def queue_priority(t: Txn, marker: int, player: str) -> None:
 def pass_priority(t: Txn, player: str, marker: int | None) -> None:
     """CR 117.3d: pass; CR 117.4: when all pass in succession, resolve or end the step."""
     m = require_priority(t.s, player, marker)
-    t.emit(ev.PriorityPassed(marker=m.number, player=player, rule="117.3d"))
+    if t.s.shared_team_turns:
+        player = team_representative(t.s, player)  # CR 805.5b: the team passes
+    t.emit(ev.PriorityPassed(marker=m.number, player=player,
+                             rule="805.5b" if t.s.shared_team_turns else "117.3d"))
     m = t.s.markers[m.number]
     order = priority_players(t.s, m)
     if all(p in m.passed for p in order):
@@ -73,6 +95,8 @@ def give_priority(t: Txn, marker: int, player: str | None) -> None:
     order = priority_players(t.s, m)
     if not order:
         return
+    if player is not None and t.s.shared_team_turns and not t.s.players[player].left:
+        player = team_representative(t.s, player)
     target = player if player in order else None
     if target is None:
         base = player or m.holder

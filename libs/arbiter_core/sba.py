@@ -24,14 +24,15 @@ from arbiter_core.variants import turn_order_from
 def _player_actions(s: GameState) -> list[tuple[str, str]]:
     """(player, rule) for players who lose: 704.5a life, 704.5b empty draw, 704.5c poison."""
     out = []
+    team_rule = s.shared_life  # 704.6a/b: a Two-Headed Giant team's life and poison
     for p in s.in_game():
         pl = s.players[p]
         if pl.life <= 0:
-            out.append((p, "704.5a"))
+            out.append((p, "704.6a" if team_rule else "704.5a"))
         elif pl.drew_from_empty:
             out.append((p, "704.5b"))
-        elif pl.poison >= 10:
-            out.append((p, "704.5c"))
+        elif pl.poison >= s.poison_limit:
+            out.append((p, "704.6b" if team_rule else "704.5c"))
     return out
 
 
@@ -132,13 +133,33 @@ def _annihilate(t: Txn, oid: int, rule: str) -> None:
     t.emit(ev.CountersRemoved(obj=oid, counters={"+1/+1": n, "-1/-1": n}, rule=rule))
 
 
+def team_losses(s: GameState, players: list[str]) -> list[tuple[str, str]]:
+    """Teammates who lose with them: in Two-Headed Giant players lose only as a team
+    (810.8a); in Emperor a team loses when its emperor does (809.5b)."""
+    out: list[tuple[str, str]] = []
+    for p in players:
+        if s.shared_life:
+            rule = "810.8a"
+        elif p in s.emperors:
+            rule = "809.5b"
+        else:
+            continue
+        out += [(q, rule) for q in s.team_of(p) if q not in players
+                and not s.players[q].lost and (q, rule) not in out]
+    return out
+
+
 def handle_losses(t: Txn, players: list[str]) -> None:
-    """A player who loses leaves a multiplayer game (CR 800.4a); the game ends when one
-    player or team is left (104.2a, 104.2c) or none (a draw, 104.4a)."""
+    """A player who loses leaves a multiplayer game (CR 800.4a), with their team where
+    the variant says so; the game ends when one team is left (104.2a, 104.2c) or none
+    (a draw, 104.4a, 104.4d)."""
     s = t.s
+    for q, rule in team_losses(s, players):
+        t.emit(ev.PlayerLost(player=q, rule=rule))
+        players = [*players, q]
     if len(s.seats) > 2:
         for p in players:
-            if not s.players[p].left:
+            if not t.s.players[p].left:
                 t.emit(ev.PlayerLeftGame(player=p, rule="800.4a"))
     check_game_end(t)
 
@@ -149,8 +170,10 @@ def check_game_end(t: Txn) -> None:
     teams = {s.players[p].team for p in standing}
     if len(teams) == 1:
         team = teams.pop()
-        winners = [p for p in s.seats if s.players[p].team == team and not s.players[p].lost]
-        t.emit(ev.GameEnded(winners=winners, rule="104.2a"))
+        # CR 104.2c: each player on the winning team wins, even one who left earlier.
+        winners = [p for p in s.seats if s.players[p].team == team]
+        multi_team = len({pl.team for pl in s.players.values()}) < len(s.seats)
+        t.emit(ev.GameEnded(winners=winners, rule="104.2c" if multi_team else "104.2a"))
     elif not teams:
         t.emit(ev.GameEnded(winners=[], draw=True, rule="104.4a"))
 

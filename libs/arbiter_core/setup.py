@@ -1,12 +1,15 @@
 """Starting a game (CR 103) and setting up a judge's position.
 
-StartGame: seats (random when asked, recorded in the event, 103.1), starting life
-(103.4), libraries shuffled with the outcome in the event (103.3), opening hands of seven
-(103.5), the first turn with the draw skipped in a two-player game (103.8a).
+StartGame: seats (random when asked, recorded in the event, 103.1; teams seated together,
+808.2/809.2/810.3, or apart in Alternating Teams, 811.3), starting life (103.4, 810.4,
+810.11), libraries shuffled with the outcome in the event (103.3), opening hands of seven
+(103.5), the first turn with the draw skipped where 103.8 says so.
 Mulligans are not offered yet (they come with the casual-variants issue).
 """
 
 from __future__ import annotations
+
+from collections import Counter
 
 from arbiter_core import events as ev
 from arbiter_core.cards import get_card
@@ -17,7 +20,7 @@ from arbiter_core.rules_index import CR_EDITION
 from arbiter_core.state import Step
 from arbiter_core.turn import draw
 from arbiter_core.txn import Txn
-from arbiter_core.variants import get_variant
+from arbiter_core.variants import Variant, get_variant
 from arbiter_core.version import ENGINE_VERSION
 
 
@@ -34,6 +37,71 @@ def _check_cards(names: list[str], field: str) -> None:
             raise InvalidCommand(field, f"unknown card {name!r}") from None
 
 
+def _teams(v: Variant, seats: list[str], given: dict[str, str | None]) -> dict[str, str]:
+    """Teams, checked against the variant's seating rules."""
+    if not v.team_play:
+        return {p: given.get(p) or p for p in seats}
+    missing = [p for p in seats if not given.get(p)]
+    if missing:
+        raise InvalidCommand("players.team", f"{v.name} needs a team for {missing}")
+    teams = {p: str(given[p]) for p in seats}
+    sizes = Counter(teams.values())
+    if len(sizes) < 2:
+        raise InvalidCommand("players.team", f"{v.name} needs at least two teams")
+    if v.equal_teams and len(set(sizes.values())) != 1:
+        raise InvalidCommand("players.team", f"{v.name} needs teams of equal size")
+    if v.name == "two_headed_giant" and min(sizes.values()) < 2:
+        raise InvalidCommand("players.team", "Two-Headed Giant teams have two or more "
+                                             "players (810.1, 810.11)")
+    if v.name == "emperor" and min(sizes.values()) < 3:
+        raise InvalidCommand("players.team", "Emperor teams have three players (809.1)")
+    n = len(seats)
+    neighbours_same = [teams[seats[i]] == teams[seats[(i + 1) % n]] for i in range(n)]
+    if v.name == "alternating_teams":
+        if any(neighbours_same):
+            raise InvalidCommand("players", "in Alternating Teams no one sits next to a "
+                                            "teammate (811.3)")
+    elif sum(1 for same in neighbours_same if not same) != len(sizes):
+        raise InvalidCommand("players", f"in {v.name} each team sits together "
+                                        "(808.2, 809.2, 810.3)")
+    return teams
+
+
+def _seating(t: Txn, v: Variant, names: list[str], given: dict[str, str | None]) -> list[str]:
+    """A random seating that keeps the variant's rules: teams together, or apart."""
+    if not v.team_play:
+        return t.rng.shuffled(names)
+    by_team: dict[str, list[str]] = {}
+    for p in names:
+        by_team.setdefault(str(given.get(p)), []).append(p)
+    order = t.rng.shuffled(sorted(by_team))
+    groups = [t.rng.shuffled(by_team[team]) for team in order]
+    if v.name == "alternating_teams":
+        return [g[i] for i in range(len(groups[0])) for g in groups]
+    return [p for g in groups for p in g]
+
+
+def _started(t: Txn, v: Variant, game_id: str, seed: int, seats: list[str],
+             teams: dict[str, str], life: dict[str, int], poison: dict[str, int],
+             cmd: StartGame | SetUpPosition) -> None:
+    heads = max(Counter(teams.values()).values())
+    shared_turns = v.shared_team_turns if cmd.shared_team_turns is None \
+        else cmd.shared_team_turns
+    t.emit(ev.GameStarted(
+        game_id=game_id, variant=v.name, seed=seed, seats=seats, teams=teams,
+        life=life, poison=poison,
+        attack_option=cmd.attack or "multiple",
+        range_of_influence=cmd.range_of_influence,
+        ranges=v.ranges(seats, teams, cmd.range_of_influence),
+        shared_team_turns=shared_turns, shared_life=v.shared_life,
+        deploy_creatures=v.deploy_creatures if cmd.deploy_creatures is None
+        else cmd.deploy_creatures,
+        attack_adjacent_only=v.attack_adjacent_only, poison_limit=v.poison_limit(heads),
+        emperors=v.emperors(seats, teams),
+        engine_version=ENGINE_VERSION, rules_edition=CR_EDITION,
+        card_data_hash=CARD_DATA_HASH, rule="103.1"))
+
+
 def start_game(t: Txn, cmd: StartGame) -> None:
     v = get_variant(cmd.variant)
     names = [p.name for p in cmd.players]
@@ -43,14 +111,12 @@ def start_game(t: Txn, cmd: StartGame) -> None:
                                         f"players, got {len(names)}")
     for p in cmd.players:
         _check_cards(p.deck, f"players.{p.name}.deck")
-    seats = t.rng.shuffled(names) if cmd.random_seating else names
-    life = cmd.starting_life or v.starting_life
-    t.emit(ev.GameStarted(
-        game_id=cmd.game_id, variant=v.name, seed=cmd.seed, seats=seats,
-        teams={p: p for p in seats}, life=dict.fromkeys(seats, life),
-        attack_option=cmd.attack or "multiple", range_of_influence=cmd.range_of_influence,
-        engine_version=ENGINE_VERSION, rules_edition=CR_EDITION,
-        card_data_hash=CARD_DATA_HASH, rule="103.1"))
+    given = {p.name: p.team for p in cmd.players}
+    seats = _seating(t, v, names, given) if cmd.random_seating else names
+    teams = _teams(v, seats, given)
+    heads = max(Counter(teams.values()).values())
+    life = cmd.starting_life or v.team_life(heads)
+    _started(t, v, cmd.game_id, cmd.seed, seats, teams, dict.fromkeys(seats, life), {}, cmd)
     decks = {p.name: p.deck for p in cmd.players}
     for name in seats:
         first = t.s.next_id
@@ -61,7 +127,8 @@ def start_game(t: Txn, cmd: StartGame) -> None:
     for name in seats:
         for _ in range(7):
             draw(t, name, "103.5")
-    t.emit(ev.MarkerPlaced(marker=1, holder=seats[0], turn=1, step=Step.UNTAP.value,
+    first_player = v.first_player(seats, teams)
+    t.emit(ev.MarkerPlaced(marker=1, holder=first_player, turn=1, step=Step.UNTAP.value,
                            skip_draw=v.first_player_skips_draw(len(seats)), rule="103.8"))
 
 
@@ -75,15 +142,20 @@ def set_up_position(t: Txn, cmd: SetUpPosition) -> None:
         step = Step(cmd.step)
     except ValueError:
         raise InvalidCommand("start.step", f"unknown step {cmd.step!r}") from None
-    base_life = cmd.starting_life or v.starting_life
-    t.emit(ev.GameStarted(
-        game_id=cmd.game_id, variant=v.name, seed=cmd.seed, seats=names,
-        teams={p.name: p.team or p.name for p in cmd.players},
-        life={p.name: base_life if p.life is None else p.life for p in cmd.players},
-        poison={p.name: p.poison for p in cmd.players if p.poison},
-        attack_option=cmd.attack or "multiple", range_of_influence=cmd.range_of_influence,
-        engine_version=ENGINE_VERSION, rules_edition=CR_EDITION,
-        card_data_hash=CARD_DATA_HASH, rule="103.1"))
+    teams = _teams(v, names, {p.name: p.team for p in cmd.players})
+    heads = max(Counter(teams.values()).values())
+    base_life = cmd.starting_life or v.team_life(heads)
+    life = {p.name: base_life if p.life is None else p.life for p in cmd.players}
+    poison = {p.name: p.poison for p in cmd.players if p.poison}
+    for team, total in cmd.team_life.items():
+        for name in names:
+            if teams[name] == team:
+                life[name] = total
+    for team, total in cmd.team_poison.items():
+        for name in names:
+            if teams[name] == team:
+                poison[name] = total
+    _started(t, v, cmd.game_id, cmd.seed, names, teams, life, poison, cmd)
     battlefield_ids: dict[str, list[int]] = {}
     for p in cmd.players:
         for zone, cards in p.zones.items():

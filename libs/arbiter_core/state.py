@@ -252,6 +252,15 @@ class GameState:
     players: dict[str, Player]
     attack_option: Literal["left", "right", "multiple", "any"] = "multiple"
     range_of_influence: int | None = None
+    # Multiplayer options and variant rules (CR 801-811), fixed when the game starts.
+    ranges: dict[str, int] = field(default_factory=dict)  # 801.2a: per-player range
+    influence: dict[str, frozenset[str]] = field(default_factory=dict)  # 801.2c snapshot
+    shared_team_turns: bool = False  # 805
+    shared_life: bool = False  # 810.4, 810.10
+    deploy_creatures: bool = False  # 804
+    attack_adjacent_only: bool = False  # 809.3c, 811.4
+    poison_limit: int = 10  # 704.5c; 15 (+5 per extra head) in 2HG (704.6b, 810.11)
+    emperors: tuple[str, ...] = ()  # 809.2
     objects: dict[int, Obj] = field(default_factory=dict)
     zones: dict[tuple[str, str], list[int]] = field(default_factory=dict)
     battlefield: list[int] = field(default_factory=list)
@@ -277,6 +286,14 @@ class GameState:
             players=dict(self.players),
             attack_option=self.attack_option,
             range_of_influence=self.range_of_influence,
+            ranges=self.ranges,
+            influence=self.influence,
+            shared_team_turns=self.shared_team_turns,
+            shared_life=self.shared_life,
+            deploy_creatures=self.deploy_creatures,
+            attack_adjacent_only=self.attack_adjacent_only,
+            poison_limit=self.poison_limit,
+            emperors=self.emperors,
             objects=dict(self.objects),
             zones={k: list(v) for k, v in self.zones.items()},
             battlefield=list(self.battlefield),
@@ -298,6 +315,11 @@ class GameState:
 
     def zone(self, player: str, zone: str) -> list[int]:
         return self.zones.setdefault((player, zone), [])
+
+    def team_of(self, player: str) -> list[str]:
+        """Players on `player`'s team (including those who left), in seating order."""
+        team = self.players[player].team
+        return [p for p in self.seats if self.players[p].team == team]
 
     def in_game(self) -> list[str]:
         """Players still in the game, in seating order (CR 800.4a)."""

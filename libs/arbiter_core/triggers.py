@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from arbiter_core import events as ev
 from arbiter_core.cards.model import TriggeredAbility
+from arbiter_core.influence import object_in_range, player_in_range
 from arbiter_core.layers import definition
 from arbiter_core.state import GameState, Step
 from arbiter_core.txn import Txn
-from arbiter_core.variants import opponents, turn_order_from
+from arbiter_core.variants import active_players, opponents, turn_order_from
 
 
 def detect(s: GameState, e: ev.Event) -> list[ev.AbilityTriggered]:
@@ -20,18 +21,22 @@ def detect(s: GameState, e: ev.Event) -> list[ev.AbilityTriggered]:
     out: list[ev.AbilityTriggered] = []
     # A position set up at the draw step begins there (MarkerPlaced) as well.
     if isinstance(e, ev.StepBegan | ev.MarkerPlaced) and e.step == Step.DRAW.value:
-        holder = s.markers[e.marker].holder
-        for oid in s.battlefield:
-            o = s.objects[oid]
-            for i, ab in enumerate(definition(o).abilities):
-                if (isinstance(ab, TriggeredAbility) and ab.event == "each_draw_step"
-                        and not (ab.if_untapped and o.tapped)):
-                    out.append(ev.AbilityTriggered(
-                        source=oid, source_name=o.name, controller=o.controller, ability=i,
-                        marker=e.marker, that_player=holder, rule="603.2"))
+        # CR 805.4d: "each player's draw step" triggers once for each active player.
+        for holder in active_players(s, s.markers[e.marker].holder):
+            for oid in s.battlefield:
+                o = s.objects[oid]
+                for i, ab in enumerate(definition(o).abilities):
+                    if (isinstance(ab, TriggeredAbility) and ab.event == "each_draw_step"
+                            and not (ab.if_untapped and o.tapped)
+                            and object_in_range(s, o.controller, o)
+                            and player_in_range(s, o.controller, holder)):  # 801.7
+                        out.append(ev.AbilityTriggered(
+                            source=oid, source_name=o.name, controller=o.controller,
+                            ability=i, marker=e.marker, that_player=holder, rule="603.2"))
     elif isinstance(e, ev.DamageDealt) and e.player is not None and e.source in s.objects:
         o = s.objects[e.source]
-        if e.amount > 0 and e.player in opponents(s, o.controller):
+        if (e.amount > 0 and e.player in opponents(s, o.controller)
+                and player_in_range(s, o.controller, e.player)):  # 801.7
             for i, ab in enumerate(definition(o).abilities):
                 if isinstance(ab, TriggeredAbility) and ab.event == "deals_damage_to_opponent":
                     marker = _marker_of_source(s, o.controller)

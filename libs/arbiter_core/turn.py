@@ -11,7 +11,7 @@ from arbiter_core import events as ev
 from arbiter_core.priority import queue_priority
 from arbiter_core.state import Marker, Step
 from arbiter_core.txn import Txn
-from arbiter_core.variants import next_in_turn_order
+from arbiter_core.variants import active_players, next_turn_player
 
 ORDER = list(Step)
 
@@ -29,18 +29,20 @@ def turn_based_actions(t: Txn, m: Marker) -> None:
     """The turn-based actions as a step begins (CR 703.4), then priority (CR 117.3a)."""
     s = t.s
     ap = m.holder
-    active_in_game = not s.players[ap].left
+    actives = active_players(s, ap)
     match m.step:
         case Step.UNTAP:
-            # CR 502.3: the active player untaps their permanents; no priority (502.4).
-            tapped = [o.id for o in s.permanents(ap) if o.tapped]
-            if tapped and active_in_game:
+            # CR 502.3: the active player (805.4: each on the active team) untaps their
+            # permanents; no player gets priority (502.4).
+            tapped = [o.id for o in s.permanents() if o.tapped and o.controller in actives]
+            if tapped:
                 t.emit(ev.PermanentsUntapped(objs=tapped, rule="502.3"))
             advance(t, m.number)
             return
         case Step.DRAW:
-            if active_in_game:
-                draw(t, ap, "504.1")
+            # CR 504.1; 805.4b and 805.6a: each player on the active team draws.
+            for p in actives:
+                draw(t, p, "504.1" if len(actives) == 1 else "805.4b")
         case Step.DECLARE_ATTACKERS:
             if combat.request_attackers(t, m):
                 return
@@ -134,10 +136,12 @@ def _next_turn(t: Txn, m: Marker) -> None:
         return
     extra = [p for p in m.extra_turns if not s.players[p].left]
     if extra:
+        # CR 805.8: with shared team turns, the player's team takes the extra turn.
         t.emit(ev.TurnBegan(marker=m.number, player=extra[0], turn=m.turn + 1, extra=True,
                             rule="500.7"))
         return
-    player = next_in_turn_order(s, m.holder)
+    player = next_turn_player(s, m.holder)
     if player is None:
         return
-    t.emit(ev.TurnBegan(marker=m.number, player=player, turn=m.turn + 1, rule="500.1"))
+    t.emit(ev.TurnBegan(marker=m.number, player=player, turn=m.turn + 1,
+                        rule="805.4" if s.shared_team_turns else "500.1"))

@@ -1,8 +1,10 @@
-"""Variants as small hooks (python-chess style): setup, turn order, opponents, game end.
+"""Variants as small hooks (python-chess style): setup, teams, turn order, game end.
 
-`two_player` is the base game; `free_for_all` (CR 806) plays to the left with the attack
-multiple players option by default (CR 806.2b, 802). Other variants register here as
-their issues land; until then they are rejected with `UnsupportedVariant`.
+`two_player` is the base game. The multiplayer variants (CR 806-811) differ in teams,
+shared turns and life, default options, the starting player and attack restrictions;
+options (range of influence, attack left/right/multiple, deploy creatures, shared team
+turns) compose with any of them. Other variants are rejected with `UnsupportedVariant`
+until their issues land.
 """
 
 from __future__ import annotations
@@ -23,21 +25,72 @@ class Variant:
     name: str
     starting_life: int = 20  # CR 103.4
     min_players: int = 2
-    max_players: int = 2
+    max_players: int = 100
+    team_play: bool = False  # players belong to teams of more than one
+    shared_team_turns: bool = False  # 805 (always in 2HG, 810.2)
+    shared_life: bool = False  # 810.4
     default_attack: str = "multiple"
+    deploy_creatures: bool = False  # 804 (always in Emperor, 809.3b)
+    attack_adjacent_only: bool = False  # 809.3c, 811.4
+    equal_teams: bool = False
 
     def first_player_skips_draw(self, n_players: int) -> bool:
-        """CR 103.8a (two-player) and 103.8c (other multiplayer games: nobody skips)."""
-        return n_players == 2
+        """CR 103.8a two-player; 103.8b/810.6 the first 2HG team; 103.8c nobody else."""
+        return n_players == 2 or self.shared_life
 
-    def multiplayer(self, s: GameState) -> bool:
-        return len(s.seats) > 2
+    def team_life(self, heads: int) -> int:
+        """CR 810.4, 810.11: 30, plus 15 for each head beyond two."""
+        return self.starting_life + 15 * max(0, heads - 2) if self.shared_life else \
+            self.starting_life
+
+    def poison_limit(self, heads: int) -> int:
+        """CR 704.5c: ten; CR 704.6b, 810.11: fifteen for a 2HG team, plus five a head."""
+        return 15 + 5 * max(0, heads - 2) if self.shared_life else 10
+
+    def first_player(self, seats: list[str], teams: dict[str, str]) -> str:
+        """Who starts. 808.4: the first team's centre seat (left of the midpoint when
+        even); 809.4: the first team's emperor; otherwise the first seat (103.1)."""
+        if self.name in ("team_vs_team", "emperor"):
+            first_team = teams[seats[0]]
+            members = [p for p in seats if teams[p] == first_team]
+            # Seats run to each player's left, so "left of the midpoint" is index n//2.
+            return members[len(members) // 2]
+        return seats[0]
+
+    def emperors(self, seats: list[str], teams: dict[str, str]) -> list[str]:
+        """CR 809.2: each team's emperor sits in its middle seat."""
+        if self.name != "emperor":
+            return []
+        out = []
+        for team in dict.fromkeys(teams[p] for p in seats):
+            members = [p for p in seats if teams[p] == team]
+            out.append(members[len(members) // 2])
+        return out
+
+    def ranges(self, seats: list[str], teams: dict[str, str],
+               option: int | None) -> dict[str, int]:
+        """CR 801.2a; 809.3a emperors 2 and generals 1; otherwise the chosen range."""
+        if self.name == "emperor":
+            emps = set(self.emperors(seats, teams))
+            return {p: (2 if p in emps else 1) for p in seats}
+        if option is None:
+            return {}
+        return dict.fromkeys(seats, option)
 
 
 TWO_PLAYER = Variant("two_player", max_players=2)
-FREE_FOR_ALL = Variant("free_for_all", min_players=2, max_players=100)
+FREE_FOR_ALL = Variant("free_for_all")  # 806: individuals, attack multiple by default
+TWO_HEADED_GIANT = Variant("two_headed_giant", starting_life=30, min_players=4,
+                           team_play=True, shared_team_turns=True, shared_life=True,
+                           equal_teams=True)  # 810
+TEAM_VS_TEAM = Variant("team_vs_team", min_players=2, team_play=True)  # 808
+EMPEROR = Variant("emperor", min_players=6, team_play=True, deploy_creatures=True,
+                  attack_adjacent_only=True, equal_teams=True)  # 809
+ALTERNATING_TEAMS = Variant("alternating_teams", min_players=4, team_play=True,
+                            attack_adjacent_only=True, equal_teams=True)  # 811
 
-_VARIANTS = {v.name: v for v in (TWO_PLAYER, FREE_FOR_ALL)}
+_VARIANTS = {v.name: v for v in (TWO_PLAYER, FREE_FOR_ALL, TWO_HEADED_GIANT, TEAM_VS_TEAM,
+                                 EMPEROR, ALTERNATING_TEAMS)}
 KNOWN_VARIANTS = (
     "two_player", "free_for_all", "two_headed_giant", "grand_melee", "team_vs_team",
     "emperor", "alternating_teams", "commander", "planechase", "vanguard", "archenemy",
@@ -76,7 +129,39 @@ def next_in_turn_order(s: GameState, player: str) -> str | None:
     return None
 
 
+def next_turn_player(s: GameState, holder: str) -> str | None:
+    """Who takes the next turn: the next player to the left, or with shared team turns
+    the first player of the next team (CR 805.4)."""
+    if not s.shared_team_turns:
+        return next_in_turn_order(s, holder)
+    team = s.players[holder].team
+    for p in turn_order_from(s, holder):
+        if s.players[p].team != team:
+            return team_representative(s, p)
+    return None
+
+
+def team_representative(s: GameState, player: str) -> str:
+    """The first player of `player`'s team in seating order still in the game: with
+    shared team turns, the team's turns, priority and choices go through this seat."""
+    members = [p for p in s.team_of(player) if not s.players[p].left]
+    return members[0] if members else player
+
+
+def active_players(s: GameState, holder: str) -> list[str]:
+    """The active player, or each member of the active team (805.4a)."""
+    if s.shared_team_turns:
+        return [p for p in s.team_of(holder) if not s.players[p].left]
+    return [] if s.players[holder].left else [holder]
+
+
 def opponents(s: GameState, player: str) -> list[str]:
     """Opponents still in the game (CR 102.2, 102.3): players on other teams."""
     team = s.players[player].team
     return [p for p in s.in_game() if s.players[p].team != team]
+
+
+def teammates(s: GameState, player: str) -> list[str]:
+    """Other players on `player`'s team still in the game (CR 102.3)."""
+    team = s.players[player].team
+    return [p for p in s.in_game() if s.players[p].team == team and p != player]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
 from arbiter_core.commands import PlayerSetup, StartGame
 from arbiter_core.hashing import state_hash
@@ -38,14 +39,31 @@ def waiting_players(state: GameState) -> list[str]:
     return out
 
 
+def team_names(variant: str, players: int) -> list[str | None]:
+    """Teams for a bot game: two teams (2HG: two heads each with 4 players, three with
+    6, 810.1/810.11), Emperor teams of three; none in FFA."""
+    if variant == "emperor":
+        size = 3
+    elif variant in ("two_headed_giant", "team_vs_team", "alternating_teams"):
+        size = max(1, players // 2)
+    else:
+        return [None] * players
+    return [chr(ord("A") + i // size) for i in range(players)]
+
+
 def play_bot_game(store: EventStore, game_id: str, players: int, seed: int,
                   variant: str = "free_for_all",
-                  progress: Callable[[GameState], None] | None = None) -> GameSummary:
+                  progress: Callable[[GameState], None] | None = None,
+                  attack: Literal["left", "right", "multiple", "any"] | None = None,
+                  range_of_influence: int | None = None) -> GameSummary:
     names = [f"P{i + 1}" for i in range(players)]
+    teams = team_names(variant, players)
     session = GameSession(store, game_id)
     session.execute(StartGame(
-        game_id=game_id, variant=variant, seed=seed, random_seating=True,
-        players=[PlayerSetup(name=n, deck=deck_for_seat(i)) for i, n in enumerate(names)]))
+        game_id=game_id, variant=variant, seed=seed, random_seating=True, attack=attack,
+        range_of_influence=range_of_influence,
+        players=[PlayerSetup(name=n, team=teams[i], deck=deck_for_seat(i))
+                 for i, n in enumerate(names)]))
     bots = {n: RandomBot(seed * 1000 + i) for i, n in enumerate(names)}
     actions = 0
     while not session.state.game_over:

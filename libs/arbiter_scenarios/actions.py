@@ -75,8 +75,14 @@ def _card_in(run: Run, player: str, ref: str, zone: str) -> int:
     return found[0].id
 
 
-def _permanent(run: Run, player: str, ref: str) -> int:
-    found = run.names.in_zone(run.state, ref, "battlefield", controller=player)
+def _permanent(run: Run, player: str, ref: str, team: bool = False) -> int:
+    """A permanent the player controls; with `team` (shared team turns, 805.10b/d) one
+    a teammate controls will do too."""
+    s = run.state
+    found = run.names.in_zone(s, ref, "battlefield", controller=player)
+    if not found and team and s.shared_team_turns:
+        found = [o for o in run.names.in_zone(s, ref, "battlefield")
+                 if s.players[o.controller].team == s.players[player].team]
     if not found:
         raise NameError_(f"{player} controls no {ref}")
     return found[0].id
@@ -138,9 +144,12 @@ def _command(run: Run, player: str, a: dict[str, Any]) -> Command | None:
 
 
 def _decision(run: Run, player: str, kind: str) -> tuple[Marker, Decision] | None:
-    for m in run.state.markers.values():
+    s = run.state
+    for m in s.markers.values():
         p = m.pending
-        if isinstance(p, Decision) and p.player == player and p.kind == kind:
+        if isinstance(p, Decision) and p.kind == kind and (
+                p.player == player or (s.shared_team_turns
+                                       and s.players[p.player].team == s.players[player].team)):
             return m, p
     return None
 
@@ -151,7 +160,7 @@ def _attack(run: Run, player: str, attacks: dict[str, str]) -> Command | None:
             return None  # `{}`: no attackers, accepted even when none could attack
         raise NameError_(f"{player} is not declaring attackers now")
     return DeclareAttackers(player=player, attacks=[
-        (_permanent(run, player, str(c)), str(d)) for c, d in attacks.items()])
+        (_permanent(run, player, str(c), team=True), str(d)) for c, d in attacks.items()])
 
 
 def _attacker(run: Run, ref: str) -> int:
@@ -169,7 +178,8 @@ def _block(run: Run, player: str, blocks: dict[str, str]) -> Command | None:
             return None
         raise NameError_(f"{player} is not declaring blockers now")
     return DeclareBlockers(player=player, blocks=[
-        (_permanent(run, player, str(b)), _attacker(run, str(a))) for b, a in blocks.items()])
+        (_permanent(run, player, str(b), team=True), _attacker(run, str(a)))
+        for b, a in blocks.items()])
 
 
 def _assign(run: Run, player: str, spec: dict[str, dict[str, int]]) -> Command:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from arbiter_core.layers import power_toughness
 from arbiter_core.state import Decision, GameState, Priority
+from arbiter_core.variants import active_players
 
 if TYPE_CHECKING:
     from arbiter_scenarios.runner import Run
@@ -111,7 +112,22 @@ def run_check(run: Run, check: dict[str, Any], where: str) -> None:
                                       and not s.players[p].lost))
         case "active_players":
             _set_check(where, "active players", value,
-                       [m.holder for m in s.markers.values()])
+                       [p for m in s.markers.values() for p in active_players(s, m.holder)])
+        case "team_life" | "team_poison":
+            if not isinstance(value, dict):
+                raise CheckFailed(f"{where}: {key} needs a mapping of team -> value")
+            for team, expected in value.items():
+                members = [p for p in s.seats if s.players[p].team == str(team)]
+                if not members:
+                    raise CheckFailed(f"{where}: no team named {team!r}")
+                pl = s.players[members[0]]
+                if s.shared_life:
+                    actual = pl.life if key == "team_life" else pl.poison
+                else:
+                    actual = sum(s.players[p].life if key == "team_life"
+                                 else s.players[p].poison for p in members)
+                if actual != expected:
+                    raise _fail(where, f"{key} of team {team}", expected, actual)
         case "turn_markers":
             actual_markers = {m.number: m.holder for m in s.markers.values()}
             if {int(k): v for k, v in value.items()} != actual_markers:
@@ -154,8 +170,7 @@ def run_check(run: Run, check: dict[str, Any], where: str) -> None:
         case "rejected":
             if run.last_rejected != bool(value):
                 raise _fail(where, "last action rejected", bool(value), run.last_rejected)
-        case ("team_life" | "team_poison" | "commander_damage" | "commander_tax" | "plane"
-              | "scheme_in_motion"):
+        case "commander_damage" | "commander_tax" | "plane" | "scheme_in_motion":
             raise CheckFailed(f"{where}: {key} is not supported for the {s.variant} variant yet")
         case _:
             raise CheckFailed(f"{where}: unknown check {key!r}")

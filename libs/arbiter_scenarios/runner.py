@@ -26,7 +26,8 @@ from arbiter_scenarios.model import ScenarioFormatError, load
 from arbiter_scenarios.names import NameError_, Names
 from arbiter_store import open_store
 
-SUPPORTED_OPTIONS = {"attack", "range_of_influence", "starting_life"}
+SUPPORTED_OPTIONS = {"attack", "range_of_influence", "starting_life", "deploy_creatures",
+                     "shared_team_turns"}
 
 
 class ScenarioFailed(Exception):
@@ -74,9 +75,10 @@ def _setup(sc: Any) -> Run:
     unknown = set(sc.options) - SUPPORTED_OPTIONS
     if unknown:
         raise ScenarioFailed(f"options {sorted(unknown)} are not supported yet")
-    if sc.team_life or sc.team_poison or sc.turn_markers:
-        raise ScenarioFailed(f"team_life/team_poison/turn_markers are not supported for "
-                             f"{sc.variant}")
+    if sc.turn_markers:
+        raise ScenarioFailed(f"turn_markers are not supported for {sc.variant}")
+    if (sc.team_life or sc.team_poison) and sc.start is None:
+        raise ScenarioFailed("team_life/team_poison set up a position: give `start`")
     session = GameSession(open_store(":memory:"), f"scenario:{sc.name}")
     opts = dict(sc.options)
     setup_cards: list[str] = []
@@ -107,7 +109,10 @@ def _setup(sc: Any) -> Run:
             attachments=attachments, turn=sc.start.turn,
             active=sc.start.active or sc.players[0].name, step=sc.start.step,
             starting_life=opts.get("starting_life"), attack=opts.get("attack"),
-            range_of_influence=opts.get("range_of_influence"))
+            range_of_influence=opts.get("range_of_influence"),
+            deploy_creatures=opts.get("deploy_creatures"),
+            shared_team_turns=opts.get("shared_team_turns"),
+            team_life=dict(sc.team_life), team_poison=dict(sc.team_poison))
     else:
         for p in sc.players:
             for zone in ("battlefield", "hand", "graveyard", "exile", "command"):
@@ -121,7 +126,9 @@ def _setup(sc: Any) -> Run:
             players=[PlayerSetup(name=p.name, team=p.team, deck=[c.card for c in p.library])
                      for p in sc.players],
             starting_life=opts.get("starting_life"), attack=opts.get("attack"),
-            range_of_influence=opts.get("range_of_influence"))
+            range_of_influence=opts.get("range_of_influence"),
+            deploy_creatures=opts.get("deploy_creatures"),
+            shared_team_turns=opts.get("shared_team_turns"))
     run = Run(session, names)
     try:
         run.execute(cmd)
