@@ -8,6 +8,7 @@ game returns to the moment before the proposal).
 from __future__ import annotations
 
 from arbiter_core import events as ev
+from arbiter_core import life
 from arbiter_core.cards.model import (
     ActivatedAbility,
     AddMana,
@@ -19,13 +20,14 @@ from arbiter_core.cards.model import (
 )
 from arbiter_core.commands import ActivateAbility, CastSpell, PlayLand
 from arbiter_core.errors import InvalidCommand, RuleViolation
+from arbiter_core.influence import player_in_range
 from arbiter_core.layers import definition, is_creature
 from arbiter_core.mana import ManaCost, activate_mana_ability, can_tap_for_cost, parse_cost, pay
 from arbiter_core.priority import queue_priority, require_priority
 from arbiter_core.state import MAIN_STEPS, GameState, Marker, Obj
 from arbiter_core.targets import check_choice, parse
 from arbiter_core.txn import Txn
-from arbiter_core.variants import active_players
+from arbiter_core.variants import active_players, teammates
 
 
 def sorcery_timing_ok(s: GameState, m: Marker, player: str) -> bool:
@@ -129,6 +131,9 @@ def activate_ability(t: Txn, cmd: ActivateAbility) -> None:
         raise InvalidCommand("source", f"no permanent {cmd.source}")
     if o.controller != cmd.player:
         raise RuleViolation("602.2", f"{cmd.player} doesn't control {o.name}")
+    if cmd.ability == len(definition(o).abilities):
+        deploy(t, cmd, m, o)
+        return
     ab = _ability(o, cmd.ability)
     if is_mana_ability(ab):
         if not can_tap_for_cost(s, o):
@@ -156,5 +161,28 @@ def activate_ability(t: Txn, cmd: ActivateAbility) -> None:
                                targets=[list(g) for g in chosen], rule="602.2"))
     if tap:
         t.emit(ev.PermanentTapped(obj=o.id, rule="602.2b"))
+    if ab.cost.pay_half_life:  # CR 119.4; 810.9a: half the team's total in 2HG
+        life.lose(t, cmd.player, life.half_rounded_up(t, cmd.player), "119.4")
     pay(t, cmd.player, parse_cost(cost), cmd.pay)
+    queue_priority(t, m.number, cmd.player)
+
+
+def deploy(t: Txn, cmd: ActivateAbility, m: Marker, o: Obj) -> None:
+    """CR 804.2: each creature has "{T}: Target teammate gains control of this
+    creature. Activate only as a sorcery." (the deploy creatures option)."""
+    s = t.s
+    if not (s.deploy_creatures and is_creature(o)):
+        raise InvalidCommand("ability", f"{o.name} has no ability {cmd.ability}")
+    if not sorcery_timing_ok(s, m, cmd.player):
+        raise RuleViolation("804.2", "deploy only as a sorcery")
+    group = cmd.targets[0] if len(cmd.targets) == 1 else []
+    mates = [f"p:{p}" for p in teammates(s, cmd.player) if player_in_range(s, cmd.player, p)]
+    if len(group) != 1 or group[0] not in mates:
+        raise RuleViolation("804.2", "deploy targets one teammate")
+    if not can_tap_for_cost(s, o):
+        raise RuleViolation("302.6", f"{o.name} can't be tapped to pay this cost")
+    t.emit(ev.AbilityActivated(player=cmd.player, source=o.id, ability=cmd.ability,
+                               item=t.new_id(), marker=m.number, targets=[group],
+                               rule="804.2"))
+    t.emit(ev.PermanentTapped(obj=o.id, rule="602.2b"))
     queue_priority(t, m.number, cmd.player)

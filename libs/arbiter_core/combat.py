@@ -10,9 +10,16 @@ from __future__ import annotations
 from collections import defaultdict
 
 from arbiter_core import events as ev
+from arbiter_core.cards.model import CantAttackYouIfChosenColorWithoutFlying, StaticAbility
 from arbiter_core.errors import InvalidCommand, RuleViolation
-from arbiter_core.influence import player_in_range
-from arbiter_core.layers import cant_attack_or_block, is_creature, keywords, power_toughness
+from arbiter_core.influence import object_in_range, player_in_range
+from arbiter_core.layers import (
+    cant_attack_or_block,
+    definition,
+    is_creature,
+    keywords,
+    power_toughness,
+)
 from arbiter_core.state import Decision, GameState, Marker, Obj, Step
 from arbiter_core.txn import Txn
 from arbiter_core.variants import active_players, opponents, turn_order_from
@@ -31,6 +38,26 @@ def can_attack(s: GameState, o: Obj) -> bool:
     if o.sick and "haste" not in kw:
         return False
     return not cant_attack_or_block(s, o)
+
+
+def moat_stops(s: GameState, o: Obj, defender: str) -> bool:
+    """Teferi's Moat: creatures of the chosen color without flying can't attack its
+    controller (a restriction, CR 508.1c)."""
+    if "flying" in keywords(s, o):
+        return False
+    colors = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
+    for moat in s.permanents(defender):
+        if moat.chosen_color and colors[moat.chosen_color] in definition(o).colors and any(
+                isinstance(e, CantAttackYouIfChosenColorWithoutFlying)
+                for ab in definition(moat).abilities if isinstance(ab, StaticAbility)
+                for e in ab.effects):
+            return True
+    return False
+
+
+def targets_for(s: GameState, o: Obj) -> list[str]:
+    """The players this creature may attack now."""
+    return [p for p in attackable_players(s, o.controller) if not moat_stops(s, o, p)]
 
 
 def attackable_players(s: GameState, player: str) -> list[str]:
@@ -60,7 +87,7 @@ def request_attackers(t: Txn, m: Marker) -> bool:
     ap = m.holder
     actives = active_players(s, ap)  # 805.10b: the active team declares one attack
     able = [o.id for o in s.permanents() if o.controller in actives and can_attack(s, o)
-            and attackable_players(s, o.controller)]
+            and targets_for(s, o)]
     if not able:
         t.emit(ev.AttackersDeclared(marker=m.number, player=ap, attacks=[], rule="508.1"))
         return False
@@ -87,6 +114,8 @@ def declare_attackers(t: Txn, m: Marker, player: str, attacks: list[tuple[int, s
             rule = "702.3b" if "defender" in keywords(s, o) else (
                 "508.1c" if cant_attack_or_block(s, o) else "508.1a")
             raise RuleViolation(rule, f"{o.name} can't attack")
+        if defender in allowed and moat_stops(s, o, defender):
+            raise RuleViolation("508.1c", f"{o.name} can't attack {defender} (Teferi's Moat)")
         if defender not in allowed:
             if defender in s.players and not player_in_range(s, o.controller, defender):
                 rule = "801.3"
@@ -327,11 +356,12 @@ def default_assignment(s: GameState, m: Marker, a: Obj) -> dict[str, int]:
 def _deal(t: Txn, m: Marker, amounts: dict[tuple[int, str], int]) -> None:
     """CR 510.2: all combat damage is dealt at once; Fog prevents it (615)."""
     s = t.s
-    if any(f.kind == "prevent_combat_damage" for f in s.effects):
-        return
+    shields = [f for f in s.effects if f.kind == "prevent_combat_damage"]
     gained: dict[str, int] = defaultdict(int)
     for (src_id, key), n in amounts.items():
         src = s.objects[src_id]
+        if any(_prevents(s, f.controller, src, key) for f in shields):
+            continue
         kw = keywords(s, src)
         if key.startswith("p:"):
             t.emit(ev.DamageDealt(source=src_id, player=key[2:], amount=n, combat=True,
@@ -344,6 +374,19 @@ def _deal(t: Txn, m: Marker, amounts: dict[tuple[int, str], int]) -> None:
             gained[src.controller] += n
     for player, n in gained.items():
         t.emit(ev.LifeGained(player=player, amount=n, rule="702.15b"))
+
+
+def _prevents(s: GameState, controller: str | None, src: Obj, key: str) -> bool:
+    """Fog's shield (615) covers damage only between sources and recipients within its
+    controller's range of influence (801.13b)."""
+    if controller is None or not s.influence:
+        return True
+    if not object_in_range(s, controller, src):
+        return False
+    if key.startswith("p:"):
+        return player_in_range(s, controller, key[2:])
+    target = s.objects.get(int(key[2:]))
+    return target is not None and object_in_range(s, controller, target)
 
 
 def pending_decision(s: GameState, m: Marker, kind: str, player: str) -> Decision:

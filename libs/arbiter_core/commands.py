@@ -157,6 +157,15 @@ class ChooseObjects(_Command):
     marker: int | None = None
 
 
+class ChooseOption(_Command):
+    """Answer a decision among named options (a color, 614.12)."""
+
+    type: Literal["ChooseOption"] = "ChooseOption"
+    player: str
+    option: str
+    marker: int | None = None
+
+
 class Concede(_Command):
     type: Literal["Concede"] = "Concede"
     player: str
@@ -171,6 +180,7 @@ PlayerCommand = (
     | DeclareBlockers
     | AssignCombatDamage
     | ChooseObjects
+    | ChooseOption
     | Concede
 )
 
@@ -186,6 +196,7 @@ Command = Annotated[
     | DeclareBlockers
     | AssignCombatDamage
     | ChooseObjects
+    | ChooseOption
     | Concede,
     Field(discriminator="type"),
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Literal, assert_never
 
-from arbiter_core import combat, resolve, sba, turn
+from arbiter_core import combat, control, resolve, sba, turn
 from arbiter_core import events as ev
 from arbiter_core.casting import activate_ability, cast_spell, play_land
 from arbiter_core.commands import (
@@ -18,6 +18,7 @@ from arbiter_core.commands import (
     AssignCombatDamage,
     CastSpell,
     ChooseObjects,
+    ChooseOption,
     Command,
     Concede,
     DeclareAttackers,
@@ -101,12 +102,16 @@ def decide(state: GameState, command: Command) -> list[ev.Event]:
             queue_priority(t, m.number, m.holder)
         case ChooseObjects():
             _choose(t, command)
+        case ChooseOption():
+            _choose_option(t, command)
         case Concede():
             _concede(t, command.player)
         case StartGame() | SetUpPosition():
             raise AssertionError("handled above")
         case _:
             assert_never(command)
+    if not t.s.game_over:
+        control.refresh(t)  # layer 2 after every change (613.1b, 800.4a)
     return t.events
 
 
@@ -138,14 +143,19 @@ def _choose(t: Txn, cmd: ChooseObjects) -> None:
     m = marker_for(t.s, cmd.player, cmd.marker)
     d = m.pending
     if not (isinstance(d, Decision) and d.player == cmd.player
-            and d.kind in ("legend_rule", "discard")):
+            and d.kind in ("legend_rule", "discard", "search")):
         raise RuleViolation("117.1", f"{cmd.player} is not being asked to choose")
-    if len(cmd.choices) != d.count or len(set(cmd.choices)) != d.count:
-        raise RuleViolation(d.rule or "608.2d", f"choose exactly {d.count} of the options")
+    low = d.count if d.min_count is None else d.min_count
+    if not low <= len(cmd.choices) <= d.count or len(set(cmd.choices)) != len(cmd.choices):
+        raise RuleViolation(d.rule or "608.2d", f"choose exactly {d.count} of the options"
+                            if low == d.count else f"choose up to {d.count} of the options")
     if any(c not in d.options for c in cmd.choices):
         raise RuleViolation(d.rule or "608.2d", "that is not one of the options")
     if d.kind == "legend_rule":
         sba.keep_legend(t, m, cmd.player, cmd.choices[0], d.options)
+        return
+    if d.kind == "search":
+        _found(t, m, d, cmd.choices)
         return
     for oid in cmd.choices:
         t.emit(ev.ObjectMoved(obj=oid, new_id=t.new_id(), to_zone="graveyard",
@@ -155,6 +165,38 @@ def _choose(t: Txn, cmd: ChooseObjects) -> None:
         resolve.resume(t, t.s.markers[m.number], item)
     else:  # cleanup discard (514.1), then the rest of cleanup
         t.emit(ev.WorkQueued(marker=m.number, kind="turn_based_actions", rule="514.1"))
+
+
+def _found(t: Txn, m: Marker, d: Decision, choices: list[int]) -> None:
+    """CR 701.19: put the found card onto the battlefield under the searcher's control,
+    then its owner shuffles (Bribery)."""
+    assert d.stack_item is not None
+    item = t.s.stack_items[d.stack_item]
+    owner = None
+    for oid in choices:
+        o = t.s.objects[oid]
+        owner = o.owner
+        t.emit(ev.ObjectMoved(obj=oid, new_id=t.new_id(), to_zone="battlefield",
+                              to_player=o.owner, controller=item.controller, rule="701.19a"))
+    if owner is None and d.options:
+        owner = t.s.objects[d.options[0]].owner
+    searched = owner or next((x[2:] for g in item.targets for x in g if x.startswith("p:")),
+                             None)
+    if searched is not None and not t.s.players[searched].left:
+        t.emit(ev.LibraryShuffled(player=searched, rule="701.19b",
+                                  order=t.rng.shuffled(t.s.zone(searched, "library"))))
+    resolve.resume(t, t.s.markers[m.number], t.s.stack_items[d.stack_item])
+
+
+def _choose_option(t: Txn, cmd: ChooseOption) -> None:
+    m = marker_for(t.s, cmd.player, cmd.marker)
+    d = m.pending
+    if not (isinstance(d, Decision) and d.player == cmd.player and d.kind == "choose_color"):
+        raise RuleViolation("117.1", f"{cmd.player} is not being asked to choose an option")
+    if cmd.option not in d.choices:
+        raise RuleViolation(d.rule, f"{cmd.option!r} is not one of {list(d.choices)}")
+    t.emit(ev.ColorChosen(obj=d.options[0], color=cmd.option, rule="614.12"))
+    queue_priority(t, m.number, m.holder)
 
 
 def _concede(t: Txn, player: str) -> None:

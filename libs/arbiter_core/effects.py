@@ -8,24 +8,44 @@ from __future__ import annotations
 
 from typing import assert_never
 
+from arbiter_core import control, life, outcome
 from arbiter_core import events as ev
 from arbiter_core.cards.model import (
     AddMana,
     Amount,
     Attach,
+    BecomeCreature,
     CantAttackOrBlock,
+    CantAttackYouIfChosenColorWithoutFlying,
+    CantLose,
+    ChooseColorAsEnters,
     CounterTarget,
+    CreateTokenForThatController,
     CreateTokens,
     DealDamage,
     Destroy,
     Discard,
+    DoubleLife,
     DrawCards,
     Effect,
+    ExileUntilNextEndStep,
     ExtraTurn,
+    GainControl,
+    GainKeyword,
+    GainLifePerLifeLost,
+    LifeBecomesLowest,
+    LoseGame,
     ModifyPowerToughness,
+    NoLossForZeroLife,
+    OpponentsCantWin,
     PreventCombatDamage,
     ReturnToHand,
+    SearchOntoBattlefield,
+    ShuffleIntoLibrary,
+    Untap,
+    WinGame,
 )
+from arbiter_core.influence import object_in_range, player_in_range
 from arbiter_core.layers import definition, is_creature, keywords
 from arbiter_core.state import Marker, StackItem
 from arbiter_core.txn import Txn
@@ -79,7 +99,8 @@ def run(t: Txn, m: Marker, item: StackItem, eff: Effect, legal: list[list[str]],
             n = _amount(t, item, eff.amount)
             if eff.to == "each_player":
                 for p in turn_order_from(s, m.holder):  # CR 608.2f: simultaneously
-                    deal_damage(t, item, n, player=p)
+                    if player_in_range(s, item.controller, p):  # 801.10
+                        deal_damage(t, item, n, player=p)
                 return False
             group = legal[eff.to] if eff.to < len(legal) else []
             if eff.divided and item.targets:
@@ -90,7 +111,8 @@ def run(t: Txn, m: Marker, item: StackItem, eff: Effect, legal: list[list[str]],
                 else:
                     deal_damage(t, item, n, obj=int(x[2:]))
         case Destroy():
-            ids = ([o.id for o in s.permanents() if is_creature(o)]
+            ids = ([o.id for o in s.permanents() if is_creature(o)
+                    and object_in_range(s, item.controller, o)]  # 801.10
                    if eff.what == "all_creatures" else _objects(legal[eff.what]))
             for oid in ids:
                 o = s.objects[oid]
@@ -134,7 +156,7 @@ def run(t: Txn, m: Marker, item: StackItem, eff: Effect, legal: list[list[str]],
                                        token=eff.token, rule="111.2"))
         case PreventCombatDamage():
             t.emit(ev.EffectCreated(kind="prevent_combat_damage", marker=m.number,
-                                    rule="615.1a"))
+                                    controller=item.controller, rule="615.1a"))
         case ExtraTurn():
             t.emit(ev.ExtraTurnAdded(marker=m.number, player=item.controller, rule="500.7"))
         case Attach():
@@ -144,11 +166,94 @@ def run(t: Txn, m: Marker, item: StackItem, eff: Effect, legal: list[list[str]],
                 target = s.objects[targets[0]]
                 if target.controller == item.controller:
                     t.emit(ev.Attached(obj=src.id, to=target.id, rule="701.3a"))
-        case CantAttackOrBlock():
-            pass  # a static ability's effect (layers.py), never resolved
+        case GainControl():
+            group = legal[eff.target] if eff.target < len(legal) else []
+            mates = [x[2:] for x in group if x.startswith("p:")]
+            if mates and item.source in s.battlefield:  # deploy creatures (804.2)
+                t.emit(ev.EffectCreated(kind="control", affected=[item.source],
+                                        controller=mates[0], marker=m.number,
+                                        until="permanent", rule="804.2"))
+                control.refresh(t)
+                return False
+            ids = _objects(group)
+            if ids:
+                t.emit(ev.EffectCreated(kind="control", affected=ids, controller=item.controller,
+                                        marker=m.number, tap_when_lost=eff.tap_when_lost,
+                                        until="end_of_turn" if eff.until_end_of_turn
+                                        else "permanent", rule="613.1b"))
+                control.refresh(t)
+        case Untap():
+            ids = [i for i in _objects(legal[eff.target]) if s.objects[i].tapped]
+            if ids:
+                t.emit(ev.PermanentsUntapped(objs=ids, rule="701.26b"))
+        case GainKeyword():
+            ids = _objects(legal[eff.target]) if eff.target < len(legal) else []
+            if ids:
+                t.emit(ev.EffectCreated(kind="keyword", affected=ids, keyword=eff.keyword,
+                                        marker=m.number, controller=item.controller,
+                                        rule="613.1f"))
+        case SearchOntoBattlefield():
+            return _search(t, m, item, eff, legal, index)
+        case DoubleLife():
+            for x in legal[eff.target] if eff.target < len(legal) else []:
+                who = x[2:]
+                gain = max(0, s.players[who].life)  # 810.9a: a 2HG team's total
+                if gain:
+                    life.gain(t, who, gain, "119.5")
+        case ShuffleIntoLibrary():
+            pass  # done as the spell leaves the stack (resolve.finish)
+        case LifeBecomesLowest():
+            return life.become_lowest(t, m, item, index)
+        case WinGame():
+            outcome.win(t, item.controller)
+        case LoseGame():
+            outcome.lose(t, item.controller, "104.3e")
+        case GainLifePerLifeLost():
+            if item.amount > 0:
+                life.gain(t, item.controller, eff.per_point * item.amount, "119.6")
+        case BecomeCreature():
+            src = s.objects.get(item.source or -1)
+            if src is not None and src.zone == "battlefield":
+                t.emit(ev.PermanentBecameCreature(obj=src.id, power=eff.power,
+                                                  toughness=eff.toughness,
+                                                  subtypes=list(eff.subtypes),
+                                                  keywords=list(eff.keywords), rule="613.1d"))
+        case CreateTokenForThatController():
+            who = item.that_player
+            if who is not None and not s.players[who].left:  # 800.4b
+                t.emit(ev.TokenCreated(obj=t.new_id(), owner=who, token=eff.token,
+                                       rule="111.2"))
+        case ExileUntilNextEndStep():
+            for oid in _objects(legal[eff.target]):
+                o = s.objects[oid]
+                new_id = t.new_id()
+                t.emit(ev.ObjectMoved(obj=oid, new_id=new_id, to_zone="exile",
+                                      to_player=o.owner, rule="406.1"))
+                t.emit(ev.DelayedTriggerCreated(card=t.s.objects[new_id].card, owner=o.owner,
+                                                controller=item.controller,
+                                                source_name=item.source_name, rule="603.7a"))
+        case (CantAttackOrBlock() | CantLose() | OpponentsCantWin() | NoLossForZeroLife()
+              | CantAttackYouIfChosenColorWithoutFlying() | ChooseColorAsEnters()):
+            pass  # static abilities and replacement effects: never resolved
         case _:
             assert_never(eff)
     return False
+
+
+def _search(t: Txn, m: Marker, item: StackItem, eff: SearchOntoBattlefield,
+            legal: list[list[str]], index: int) -> bool:
+    """CR 701.19a-b: the controller searches the target player's library for a card of
+    the stated type; they may fail to find one. A decision (hidden information)."""
+    players = [x[2:] for x in (legal[eff.target] if eff.target < len(legal) else [])]
+    if not players or t.s.players[item.controller].left:
+        return False
+    library = t.s.zone(players[0], "library")
+    found = [oid for oid in library if eff.card_type in definition(t.s.objects[oid]).types]
+    t.emit(ev.ResolutionPaused(item=item.id, resume_at=index + 1, rule="608.2d"))
+    t.emit(ev.DecisionRequested(marker=m.number, kind="search", player=item.controller,
+                                options=found, count=1, min_count=0, stack_item=item.id,
+                                rule="701.19b"))
+    return True
 
 
 def _discard(t: Txn, m: Marker, item: StackItem, eff: Discard, legal: list[list[str]],

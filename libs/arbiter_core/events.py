@@ -145,12 +145,15 @@ class DecisionRequested(_Event):
     type: Literal["DecisionRequested"] = "DecisionRequested"
     marker: int
     kind: Literal[
-        "declare_attackers", "declare_blockers", "assign_combat_damage", "legend_rule", "discard"
+        "declare_attackers", "declare_blockers", "assign_combat_damage", "legend_rule", "discard",
+        "search", "choose_color", "choose_team_member",
     ]
     player: str
     options: list[int] = Field(default_factory=list)
     count: int = 0
     stack_item: int | None = None
+    choices: list[str] = Field(default_factory=list)
+    min_count: int | None = None
 
 
 class LandPlayed(_Event):
@@ -207,6 +210,8 @@ class AbilityTriggered(_Event):
     ability: int
     marker: int
     that_player: str | None = None
+    amount: int = 0
+    obj: int | None = None
 
 
 class TriggerPutOnStack(_Event):
@@ -272,11 +277,68 @@ class LifeGained(_Event):
 
 class EffectCreated(_Event):
     type: Literal["EffectCreated"] = "EffectCreated"
-    kind: Literal["pt", "prevent_combat_damage"]
+    kind: Literal["pt", "prevent_combat_damage", "control", "keyword", "become_creature"]
     affected: list[int] = Field(default_factory=list)
     power: int = 0
     toughness: int = 0
     marker: int = 1
+    controller: str | None = None
+    until: Literal["end_of_turn", "permanent"] = "end_of_turn"
+    keyword: str | None = None
+    subtypes: list[str] = Field(default_factory=list)
+    keywords: list[str] = Field(default_factory=list)
+    tap_when_lost: bool = False
+
+
+class PermanentBecameCreature(_Event):
+    """Layers 4, 6 and 7b (CR 613.1d, f, g): the permanent is now a creature."""
+
+    type: Literal["PermanentBecameCreature"] = "PermanentBecameCreature"
+    obj: int
+    power: int
+    toughness: int
+    subtypes: list[str] = Field(default_factory=list)
+    keywords: list[str] = Field(default_factory=list)
+
+
+class EffectEnded(_Event):
+    type: Literal["EffectEnded"] = "EffectEnded"
+    effect: int
+
+
+class LifeLost(_Event):
+    """Life lost other than by damage: paid or set (CR 119.3, 119.4, 119.5)."""
+
+    type: Literal["LifeLost"] = "LifeLost"
+    player: str
+    amount: int
+
+
+class ControlChanged(_Event):
+    """Layer 2 (CR 613.1b): the permanent's controller is now `controller`."""
+
+    type: Literal["ControlChanged"] = "ControlChanged"
+    obj: int
+    controller: str
+
+
+class ColorChosen(_Event):
+    type: Literal["ColorChosen"] = "ColorChosen"
+    obj: int
+    color: str
+
+
+class DelayedTriggerCreated(_Event):
+    type: Literal["DelayedTriggerCreated"] = "DelayedTriggerCreated"
+    card: int
+    owner: str
+    controller: str
+    source_name: str
+
+
+class DelayedTriggerRemoved(_Event):
+    type: Literal["DelayedTriggerRemoved"] = "DelayedTriggerRemoved"
+    index: int
 
 
 class DamageWoreOff(_Event):
@@ -400,6 +462,13 @@ Event = Annotated[
     | DamageDealt
     | LifeGained
     | EffectCreated
+    | EffectEnded
+    | PermanentBecameCreature
+    | LifeLost
+    | ControlChanged
+    | ColorChosen
+    | DelayedTriggerCreated
+    | DelayedTriggerRemoved
     | DamageWoreOff
     | AttackersDeclared
     | BlockersDeclared

@@ -14,6 +14,7 @@ from arbiter_core import influence
 from arbiter_core.state import (
     Combat,
     Decision,
+    Delayed,
     Effect,
     GameState,
     Marker,
@@ -82,6 +83,7 @@ def _move(s: GameState, oid: int, new_id: int, zone: Zone, controller: str | Non
             token=o.token,
             sick=zone == "battlefield",
             timestamp=s.timestamp,
+            default_controller=controller or o.owner,
         ),
     )
     s.next_id = max(s.next_id, new_id + 1)
@@ -154,6 +156,7 @@ def apply(s: GameState, e: ev.Event) -> None:
                     name=c.name,
                     owner=e.player,
                     controller=c.controller or e.player,
+                    default_controller=c.controller or e.player,
                     zone=e.zone,
                     tapped=c.tapped,
                     sick=c.sick,
@@ -223,7 +226,7 @@ def apply(s: GameState, e: ev.Event) -> None:
             _set_marker(
                 s, e.marker,
                 pending=Decision(e.kind, e.player, tuple(e.options), e.count, e.rule,
-                                 e.stack_item),
+                                 e.stack_item, tuple(e.choices), e.min_count),
             )
         case ev.LandPlayed():
             p = s.players[e.player]
@@ -251,12 +254,13 @@ def apply(s: GameState, e: ev.Event) -> None:
                                ability=e.ability, targets=_targets(e.targets)))
         case ev.AbilityTriggered():
             s.triggers.append(Trigger(e.source, e.source_name, e.controller, e.ability,
-                                      e.marker, e.that_player))
+                                      e.marker, e.that_player, e.amount, e.obj))
         case ev.TriggerPutOnStack():
             t = s.triggers.pop(e.index)
             _push(s, StackItem(id=e.item, kind="triggered", controller=t.controller,
                                marker=e.marker, source=t.source, source_name=t.source_name,
-                               ability=t.ability, that_player=t.that_player))
+                               ability=t.ability, that_player=t.that_player,
+                               amount=t.amount, that_obj=t.obj))
         case ev.StackItemResolved() | ev.StackItemCountered():
             _pop(s, e.item, e.marker)
         case ev.ResolutionPaused():
@@ -279,12 +283,31 @@ def apply(s: GameState, e: ev.Event) -> None:
             s.timestamp += 1
             s.effects.append(Effect(id=s.timestamp, kind=e.kind, affected=tuple(e.affected),
                                     power=e.power, toughness=e.toughness, marker=e.marker,
-                                    timestamp=s.timestamp))
+                                    timestamp=s.timestamp, controller=e.controller,
+                                    until=e.until, keyword=e.keyword,
+                                    subtypes=tuple(e.subtypes), keywords=tuple(e.keywords),
+                                    tap_when_lost=e.tap_when_lost))
+        case ev.PermanentBecameCreature():
+            _set_obj(s, e.obj, became=(e.power, e.toughness, tuple(e.subtypes),
+                                       tuple(e.keywords)))
+        case ev.EffectEnded():
+            s.effects = [f for f in s.effects if f.id != e.effect]
+        case ev.LifeLost():
+            _change_life(s, e.player, -e.amount)
+        case ev.ControlChanged():
+            _set_obj(s, e.obj, controller=e.controller, sick=True)
+        case ev.ColorChosen():
+            _set_obj(s, e.obj, chosen_color=e.color)
+        case ev.DelayedTriggerCreated():
+            s.delayed.append(Delayed(e.card, e.owner, e.controller, e.source_name))
+        case ev.DelayedTriggerRemoved():
+            s.delayed.pop(e.index)
         case ev.DamageWoreOff():
             for oid in s.battlefield:
                 if s.objects[oid].damage or s.objects[oid].deathtouch_hit:
                     _set_obj(s, oid, damage=0, deathtouch_hit=False)
-            s.effects = [f for f in s.effects if f.marker != e.marker]
+            s.effects = [f for f in s.effects
+                         if f.marker != e.marker or f.until != "end_of_turn"]
         case ev.AttackersDeclared():
             _set_marker(s, e.marker, combat=Combat(attacks=tuple(e.attacks)))
         case ev.BlockersDeclared():
@@ -302,7 +325,8 @@ def apply(s: GameState, e: ev.Event) -> None:
             s.timestamp += 1
             s.objects[e.obj] = Obj(id=e.obj, card=s.next_card, name=e.token.name,
                                    owner=e.owner, controller=e.owner, zone="battlefield",
-                                   token=e.token, sick=True, timestamp=s.timestamp)
+                                   token=e.token, sick=True, timestamp=s.timestamp,
+                                   default_controller=e.owner)
             s.next_card += 1
             s.battlefield.append(e.obj)
             s.next_id = max(s.next_id, e.obj + 1)
@@ -357,6 +381,10 @@ def _leave(s: GameState, player: str) -> None:
         if item.controller == player or (item.obj is not None and item.obj not in s.objects):
             _pop(s, item.id, item.marker)
     s.triggers = [t for t in s.triggers if t.controller != player]
+    # 800.4a: effects that give the leaver control end; 800.4d: their delayed triggers
+    # won't be put on the stack.
+    s.effects = [f for f in s.effects if not (f.kind == "control" and f.controller == player)]
+    s.delayed = [d for d in s.delayed if d.controller != player and d.owner != player]
     for number, m in s.markers.items():
         if player in m.passed:
             _set_marker(s, number, passed=tuple(p for p in m.passed if p != player))

@@ -20,12 +20,22 @@ from arbiter_core.state import GameState, Obj
 
 
 def definition(o: Obj) -> CardDefinition:
-    """The card's printed characteristics, or a token's (CR 111.4)."""
+    """The card's characteristics: printed, or a token's (CR 111.4), with a permanent
+    "becomes a creature" effect applied (layers 4, 6, 7b; Lurking Evil)."""
     if o.token is not None:
         t = o.token
         return CardDefinition(name=t.name, colors=t.colors, types=t.types,
                               subtypes=t.subtypes, power=t.power, toughness=t.toughness)
-    return get_card(o.name)
+    d = get_card(o.name)
+    if o.became is not None:
+        power, toughness, subtypes, kws = o.became
+        return d.model_copy(update={
+            "types": (*d.types, "Creature") if "Creature" not in d.types else d.types,
+            "subtypes": (*d.subtypes, *subtypes), "power": power, "toughness": toughness,
+            "abilities": (*d.abilities,
+                          *(KeywordAbility(keyword=k) for k in kws)),
+        })
+    return d
 
 
 def is_type(o: Obj, card_type: str) -> bool:
@@ -37,8 +47,12 @@ def is_creature(o: Obj) -> bool:
 
 
 def keywords(s: GameState, o: Obj) -> frozenset[str]:
-    """Keyword abilities the object has (CR 702); no effect grants keywords yet."""
-    return frozenset(a.keyword for a in definition(o).abilities if isinstance(a, KeywordAbility))
+    """Keyword abilities the object has (CR 702), with layer-6 grants (613.1f) such as
+    Act of Treason's haste."""
+    own = frozenset(a.keyword for a in definition(o).abilities if isinstance(a, KeywordAbility))
+    granted = [f.keyword for f in s.effects
+               if f.kind == "keyword" and o.id in f.affected and f.keyword]
+    return own | frozenset(granted) if granted else own
 
 
 def _statics(s: GameState) -> list[tuple[Obj, ModifyPowerToughness | CantAttackOrBlock]]:

@@ -12,12 +12,13 @@ from itertools import product
 
 from arbiter_core.cards.model import ActivatedAbility, EquipAbility, TargetSpec
 from arbiter_core.casting import is_mana_ability, sorcery_timing_ok, spell_cost, spell_targets
-from arbiter_core.combat import attackable_players, can_block, default_assignment
+from arbiter_core.combat import can_block, default_assignment, targets_for
 from arbiter_core.commands import (
     ActivateAbility,
     AssignCombatDamage,
     CastSpell,
     ChooseObjects,
+    ChooseOption,
     Concede,
     DeclareAttackers,
     DeclareBlockers,
@@ -25,10 +26,12 @@ from arbiter_core.commands import (
     PlayerCommand,
     PlayLand,
 )
-from arbiter_core.layers import definition
+from arbiter_core.influence import player_in_range
+from arbiter_core.layers import definition, is_creature
 from arbiter_core.mana import can_pay, can_tap_for_cost, parse_cost, untapped_sources
 from arbiter_core.state import Decision, GameState, Marker, Priority
 from arbiter_core.targets import candidates
+from arbiter_core.variants import teammates
 
 MAX_X = 10
 
@@ -99,6 +102,12 @@ def _priority_actions(s: GameState, m: Marker, player: str) -> list[PlayerComman
             for targets in choices:
                 out.append(ActivateAbility(player=player, source=o.id, ability=i,
                                            targets=targets, marker=m.number))
+        if s.deploy_creatures and main and is_creature(o) and can_tap_for_cost(s, o):
+            for mate in teammates(s, player):  # CR 804.2
+                if player_in_range(s, player, mate):
+                    out.append(ActivateAbility(
+                        player=player, source=o.id, ability=len(definition(o).abilities),
+                        targets=[[f"p:{mate}"]], marker=m.number))
     return out
 
 
@@ -107,8 +116,7 @@ def _decision_actions(s: GameState, m: Marker, d: Decision) -> list[PlayerComman
     match d.kind:
         case "declare_attackers":
             out: list[PlayerCommand] = [DeclareAttackers(player=player, marker=m.number)]
-            can_hit = {oid: attackable_players(s, s.objects[oid].controller)
-                       for oid in d.options}
+            can_hit = {oid: targets_for(s, s.objects[oid]) for oid in d.options}
             for oid in d.options:
                 for target in can_hit[oid]:
                     out.append(DeclareAttackers(player=player, attacks=[(oid, target)],
@@ -137,6 +145,13 @@ def _decision_actions(s: GameState, m: Marker, d: Decision) -> list[PlayerComman
         case "legend_rule":
             return [ChooseObjects(player=player, choices=[o], marker=m.number)
                     for o in d.options]
+        case "search":
+            picks = [[o] for o in d.options[:3]] + [[]]
+            return [ChooseObjects(player=player, choices=c, marker=m.number) for c in picks]
+        case "choose_color":
+            return [ChooseOption(player=player, option=c, marker=m.number) for c in d.choices]
+        case "choose_team_member":
+            return []
         case "discard":
             opts = list(d.options)
             windows = {tuple(opts[i:i + d.count]) for i in range(len(opts) - d.count + 1)}

@@ -14,9 +14,13 @@ from arbiter_core.cards.model import (
     ActivatedAbility,
     Attach,
     CardDefinition,
+    ChooseColorAsEnters,
     Effect,
     EquipAbility,
+    GainControl,
+    ShuffleIntoLibrary,
     SpellAbility,
+    StaticAbility,
     TargetSpec,
     TriggeredAbility,
 )
@@ -43,6 +47,8 @@ def item_effects(t: Txn, item: StackItem) -> tuple[tuple[TargetSpec, ...], tuple
             if isinstance(ab, SpellAbility):
                 return ab.targets, ab.effects
         return spell_targets(d), ()
+    if item.ability == len(d.abilities):  # deploy creatures (804.2)
+        return (TargetSpec(kind="player"),), (GainControl(subject="target"),)
     ab = d.abilities[item.ability]
     if isinstance(ab, EquipAbility):
         return (TargetSpec(kind="creature"),), (Attach(),)
@@ -92,7 +98,17 @@ def _intervening_if_holds(t: Txn, item: StackItem) -> bool:
     if isinstance(ab, TriggeredAbility) and ab.if_untapped:
         src = t.s.objects.get(item.source or -1)
         return src is not None and src.zone == "battlefield" and not src.tapped
+    if isinstance(ab, TriggeredAbility) and ab.if_life_at_least is not None:
+        return t.s.players[item.controller].life >= ab.if_life_at_least
     return True
+
+
+COLOR_NAMES = ("white", "blue", "black", "red", "green")
+
+
+def color_choice(d: CardDefinition) -> bool:
+    return any(isinstance(e, ChooseColorAsEnters) for ab in d.abilities
+               if isinstance(ab, StaticAbility) for e in ab.effects)
 
 
 def finish(t: Txn, m: Marker, item: StackItem, legal: list[list[str]]) -> None:
@@ -104,9 +120,18 @@ def finish(t: Txn, m: Marker, item: StackItem, legal: list[list[str]]) -> None:
     if item.obj is not None and item.obj in s.objects:
         o = s.objects[item.obj]
         d = definition(o)
-        if "Instant" in d.types or "Sorcery" in d.types:
+        if any(isinstance(e, ShuffleIntoLibrary) for ab in d.abilities
+               if isinstance(ab, SpellAbility) for e in ab.effects):
+            # Beacon of Immortality: shuffled into its owner's library instead (608.2n).
+            t.emit(ev.ObjectMoved(obj=o.id, new_id=t.new_id(), to_zone="library",
+                                  to_player=o.owner, rule="608.2c"))
+            t.emit(ev.LibraryShuffled(player=o.owner, rule="701.24a",
+                                      order=t.rng.shuffled(t.s.zone(o.owner, "library"))))
+        elif "Instant" in d.types or "Sorcery" in d.types:
             t.emit(ev.ObjectMoved(obj=o.id, new_id=t.new_id(), to_zone="graveyard",
                                   to_player=o.owner, rule="608.2n"))
+        elif s.players[item.controller].left:
+            pass  # 800.4a: the leaver's objects are gone already
         else:
             new_id = t.new_id()
             aura = "Aura" in d.subtypes
@@ -115,4 +140,10 @@ def finish(t: Txn, m: Marker, item: StackItem, legal: list[list[str]]) -> None:
                                   rule="608.3c" if aura else "608.3a"))
             if aura and legal and legal[0]:
                 t.emit(ev.Attached(obj=new_id, to=int(legal[0][0][2:]), rule="608.3c"))
+            if color_choice(d):
+                # 614.12: "as ~ enters, choose a color" - the controller's decision.
+                t.emit(ev.DecisionRequested(marker=m.number, kind="choose_color",
+                                            player=item.controller, options=[new_id], count=1,
+                                            choices=list(COLOR_NAMES), rule="614.12"))
+                return
     queue_priority(t, m.number, m.holder)

@@ -14,6 +14,9 @@ from __future__ import annotations
 from collections import defaultdict
 
 from arbiter_core import events as ev
+from arbiter_core import outcome
+from arbiter_core.cards.model import TriggeredAbility
+from arbiter_core.influence import object_in_range
 from arbiter_core.layers import definition, is_creature, power_toughness
 from arbiter_core.priority import give_priority
 from arbiter_core.state import GameState, Marker
@@ -27,7 +30,9 @@ def _player_actions(s: GameState) -> list[tuple[str, str]]:
     team_rule = s.shared_life  # 704.6a/b: a Two-Headed Giant team's life and poison
     for p in s.in_game():
         pl = s.players[p]
-        if pl.life <= 0:
+        if outcome.cant_lose(s, p):  # Platinum Angel (104.3, 810.8a)
+            continue
+        if pl.life <= 0 and not outcome.no_loss_for_zero_life(s, p):
             out.append((p, "704.6a" if team_rule else "704.5a"))
         elif pl.drew_from_empty:
             out.append((p, "704.5b"))
@@ -57,10 +62,16 @@ def _object_actions(s: GameState) -> list[tuple[str, int, str]]:
             host = s.objects.get(o.attached_to) if o.attached_to is not None else None
             if host is None or host.zone != "battlefield" or not is_creature(host):
                 out.append(("graveyard", oid, "704.5m"))
+            elif not object_in_range(s, o.controller, host):
+                out.append(("graveyard", oid, "801.8"))
         elif "Equipment" in d.subtypes and o.attached_to is not None:
             host = s.objects.get(o.attached_to)
             if host is None or host.zone != "battlefield" or not is_creature(host):
                 out.append(("unattach", oid, "704.5n"))
+            elif not object_in_range(s, o.controller, host) or \
+                    host.controller != o.controller:
+                out.append(("unattach", oid, "801.9" if not object_in_range(
+                    s, o.controller, host) else "704.5n"))
         elif is_creature(o) and o.attached_to is not None:
             out.append(("unattach", oid, "704.5p"))
         plus, minus = o.counter("+1/+1"), o.counter("-1/-1")
@@ -118,11 +129,31 @@ def check(t: Txn, m: Marker, then_priority: str | None) -> None:
             handle_losses(t, [p for p, _ in losers])
     if t.s.game_over:
         return
+    state_triggers(t, m)
     if t.s.triggers:
         t.emit(ev.WorkQueued(marker=m.number, kind="put_triggers", then_priority=then_priority,
                              rule="117.5"))
         return
     give_priority(t, m.number, then_priority)
+
+
+def state_triggers(t: Txn, m: Marker) -> None:
+    """CR 603.8: a state trigger triggers when its condition is true and not again
+    while it is waiting or on the stack (Transcendence's "20 or more life")."""
+    s = t.s
+    for oid in s.battlefield:
+        o = s.objects[oid]
+        for i, ab in enumerate(definition(o).abilities):
+            if not (isinstance(ab, TriggeredAbility) and ab.event == "life_20_or_more"):
+                continue
+            if s.players[o.controller].life < 20:
+                continue
+            waiting = any(tr.source == oid and tr.ability == i for tr in s.triggers) or any(
+                it.source == oid and it.ability == i for it in s.stack_items.values())
+            if not waiting:
+                t.emit(ev.AbilityTriggered(source=oid, source_name=o.name,
+                                           controller=o.controller, ability=i,
+                                           marker=m.number, rule="603.8"))
 
 
 def _annihilate(t: Txn, oid: int, rule: str) -> None:

@@ -71,6 +71,10 @@ class Obj:
     counters: tuple[tuple[str, int], ...] = ()
     attached_to: int | None = None
     timestamp: int = 0
+    default_controller: str = ""  # who controls it without control effects (800.4c)
+    chosen_color: str | None = None  # "as ~ enters, choose a color" (614.12)
+    # "becomes a P/T [subtypes] creature with [keywords]" (layers 4, 6, 7b): Lurking Evil
+    became: tuple[int, int, tuple[str, ...], tuple[str, ...]] | None = None
 
     def counter(self, kind: str) -> int:
         for k, n in self.counters:
@@ -118,22 +122,32 @@ class StackItem:
     targets: tuple[tuple[str, ...], ...] = ()  # per target spec: "p:Name" or "o:<id>"
     x: int = 0
     that_player: str | None = None  # player a trigger refers to ("that player")
+    amount: int = 0  # life lost, for a "for each 1 life you lost" trigger
+    that_obj: int | None = None  # object a trigger refers to ("that creature")
     resume_at: int = 0  # effect index to resume at after a decision during resolution
+
+
+EffectKind = Literal["pt", "prevent_combat_damage", "control", "keyword", "become_creature"]
 
 
 @dataclass(frozen=True, slots=True)
 class Effect:
     """A continuous effect from a resolved spell or ability (CR 611.2), with its layer
-    (CR 613) and timestamp (CR 613.7)."""
+    (CR 613: control 2, type 4, abilities 6, power/toughness 7) and timestamp (613.7)."""
 
     id: int
-    kind: Literal["pt", "prevent_combat_damage"]
+    kind: EffectKind
     affected: tuple[int, ...] = ()
     power: int = 0
     toughness: int = 0
-    until: Literal["end_of_turn"] = "end_of_turn"
+    until: Literal["end_of_turn", "permanent"] = "end_of_turn"
     marker: int = 1
     timestamp: int = 0
+    controller: str | None = None
+    keyword: str | None = None
+    subtypes: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
+    tap_when_lost: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +208,9 @@ DecisionKind = Literal[
     "assign_combat_damage",  # 510.1c, 702.19b
     "legend_rule",  # 704.5j
     "discard",  # 514.1 (cleanup) or 701.9 (an effect)
+    "search",  # 701.19: find a card (or none) in a searched library
+    "choose_color",  # 614.12: "as ~ enters, choose a color"
+    "choose_team_member",  # 810.9d: a team chooses the member an effect affects
 ]
 
 
@@ -208,6 +225,8 @@ class Decision:
     count: int = 0
     rule: str = ""
     stack_item: int | None = None  # a decision made while this item resolves
+    choices: tuple[str, ...] = ()  # named options (colors), when not objects
+    min_count: int | None = None  # when fewer than `count` may be chosen (a search)
 
 
 Pending = Work | Priority | Decision
@@ -239,6 +258,19 @@ class Trigger:
     ability: int
     marker: int
     that_player: str | None = None
+    amount: int = 0  # how much life was lost, for "for each 1 life you lost"
+    obj: int | None = None  # the object a trigger refers to ("that creature")
+
+
+@dataclass(frozen=True, slots=True)
+class Delayed:
+    """A delayed triggered ability (CR 603.7): return card `card` (owned by `owner`) from
+    exile at the beginning of the next end step."""
+
+    card: int
+    owner: str
+    controller: str
+    source_name: str
 
 
 @dataclass(slots=True)
@@ -268,6 +300,7 @@ class GameState:
     markers: dict[int, Marker] = field(default_factory=dict)
     effects: list[Effect] = field(default_factory=list)
     triggers: list[Trigger] = field(default_factory=list)
+    delayed: list[Delayed] = field(default_factory=list)
     next_id: int = 1
     next_card: int = 1
     timestamp: int = 0
@@ -301,6 +334,7 @@ class GameState:
             markers=dict(self.markers),
             effects=list(self.effects),
             triggers=list(self.triggers),
+            delayed=list(self.delayed),
             next_id=self.next_id,
             next_card=self.next_card,
             timestamp=self.timestamp,

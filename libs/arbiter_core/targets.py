@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from arbiter_core.cards.model import TargetSpec
 from arbiter_core.errors import InvalidCommand, RuleViolation
+from arbiter_core.influence import object_in_range, player_in_range
 from arbiter_core.layers import colors, is_creature, is_type
 from arbiter_core.state import GameState
+from arbiter_core.variants import opponents
 
 
 def parse(target: str) -> tuple[str, str]:
@@ -23,17 +25,22 @@ def parse(target: str) -> tuple[str, str]:
 
 def is_legal(s: GameState, spec: TargetSpec, controller: str, target: str,
              source: int | None = None) -> bool:
-    """Whether `target` meets `spec` now (CR 115.1, 115.5: a spell can't target itself)."""
+    """Whether `target` meets `spec` now (CR 115.1, 115.5: a spell can't target itself;
+    801.4: nothing outside the controller's range of influence)."""
     kind, value = parse(target)
     if kind == "p":
         p = s.players.get(value)
         return (p is not None and not p.left
-                and spec.kind in ("any", "player", "player_or_planeswalker"))
+                and (spec.kind in ("any", "player", "player_or_planeswalker")
+                     or (spec.kind == "opponent" and value in opponents(s, controller)))
+                and player_in_range(s, controller, value))
     oid = int(value)
     if oid == source:
         return False
     o = s.objects.get(oid)
     if o is None:
+        return False
+    if o.zone in ("battlefield", "stack") and not object_in_range(s, controller, o):
         return False
     if spec.not_color is not None and spec.not_color in colors(o):
         return False
@@ -48,7 +55,10 @@ def is_legal(s: GameState, spec: TargetSpec, controller: str, target: str,
                 i.obj == oid for i in s.stack_items.values())
         case "creature_card_in_your_graveyard":
             return o.zone == "graveyard" and o.owner == controller and is_creature(o)
-        case "player" | "player_or_planeswalker":
+        case "creature_an_opponent_controls":
+            return (o.zone == "battlefield" and is_creature(o)
+                    and o.controller in opponents(s, controller))
+        case "player" | "player_or_planeswalker" | "opponent":
             return False
     return False
 
@@ -60,6 +70,7 @@ def check_choice(s: GameState, specs: tuple[TargetSpec, ...], chosen: list[list[
     if len(chosen) != len(specs):
         raise RuleViolation("601.2c", f"this needs {len(specs)} target group(s), "
                                       f"{len(chosen)} given")
+    limited = bool(s.influence)
     out = []
     for spec, group in zip(specs, chosen, strict=True):
         if len(group) < spec.min_count or (spec.max_count is not None
@@ -69,7 +80,10 @@ def check_choice(s: GameState, specs: tuple[TargetSpec, ...], chosen: list[list[
             raise RuleViolation("115.3", "the same target is chosen twice")
         for target in group:
             if not is_legal(s, spec, controller, target, source):
-                raise RuleViolation("115.1", f"{describe(s, target)} is not a legal target")
+                rule = "115.1"
+                if limited and _out_of_range(s, controller, target):
+                    rule = "801.4"
+                raise RuleViolation(rule, f"{describe(s, target)} is not a legal target")
         out.append(tuple(group))
     return tuple(out)
 
@@ -82,6 +96,14 @@ def candidates(s: GameState, spec: TargetSpec, controller: str,
     found += [f"o:{i.obj}" for i in s.stack_items.values() if i.obj is not None]
     found += [f"o:{i}" for i in s.zone(controller, "graveyard")]
     return [t for t in found if is_legal(s, spec, controller, t, source)]
+
+
+def _out_of_range(s: GameState, controller: str, target: str) -> bool:
+    kind, value = target.partition(":")[0], target.partition(":")[2]
+    if kind == "p":
+        return value in s.players and not player_in_range(s, controller, value)
+    o = s.objects.get(int(value)) if value.isdigit() else None
+    return o is not None and not object_in_range(s, controller, o)
 
 
 def describe(s: GameState, target: str) -> str:

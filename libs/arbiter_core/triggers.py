@@ -7,11 +7,13 @@ on resolution (effects.py).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from arbiter_core import events as ev
 from arbiter_core.cards.model import TriggeredAbility
 from arbiter_core.influence import object_in_range, player_in_range
 from arbiter_core.layers import definition
-from arbiter_core.state import GameState, Step
+from arbiter_core.state import GameState, Obj, Step
 from arbiter_core.txn import Txn
 from arbiter_core.variants import active_players, opponents, turn_order_from
 
@@ -33,7 +35,22 @@ def detect(s: GameState, e: ev.Event) -> list[ev.AbilityTriggered]:
                         out.append(ev.AbilityTriggered(
                             source=oid, source_name=o.name, controller=o.controller,
                             ability=i, marker=e.marker, that_player=holder, rule="603.2"))
-    elif isinstance(e, ev.DamageDealt) and e.player is not None and e.source in s.objects:
+    if isinstance(e, ev.StepBegan | ev.MarkerPlaced) and e.step == Step.UPKEEP.value:
+        actives = active_players(s, s.markers[e.marker].holder)
+        out += _each(s, e.marker, "your_upkeep", lambda o, ab: o.controller in actives and (
+            ab.if_life_at_least is None
+            or s.players[o.controller].life >= ab.if_life_at_least))  # 603.4
+    if isinstance(e, ev.DamageDealt | ev.LifeLost) and e.player is not None and e.amount > 0:
+        loser = e.player
+        out += _each(s, None, "you_lose_life", lambda o, ab: o.controller == loser,
+                     amount=e.amount)
+    if isinstance(e, ev.ObjectMoved) and e.to_zone == "battlefield":
+        entered = s.objects[e.new_id]
+        if "Creature" in definition(entered).types:
+            out += _each(s, None, "nontoken_creature_enters", lambda o, ab: not (
+                ab.if_untapped and o.tapped) and object_in_range(s, o.controller, entered),
+                that_player=entered.controller)
+    if isinstance(e, ev.DamageDealt) and e.player is not None and e.source in s.objects:
         o = s.objects[e.source]
         if (e.amount > 0 and e.player in opponents(s, o.controller)
                 and player_in_range(s, o.controller, e.player)):  # 801.7
@@ -43,6 +60,22 @@ def detect(s: GameState, e: ev.Event) -> list[ev.AbilityTriggered]:
                     out.append(ev.AbilityTriggered(
                         source=o.id, source_name=o.name, controller=o.controller, ability=i,
                         marker=marker, that_player=e.player, rule="603.2"))
+    return out
+
+
+def _each(s: GameState, marker: int | None, event: str,
+          when: Callable[[Obj, TriggeredAbility], bool], that_player: str | None = None,
+          amount: int = 0) -> list[ev.AbilityTriggered]:
+    """Every permanent's triggered ability for `event` whose condition holds."""
+    out = []
+    for oid in s.battlefield:
+        o = s.objects[oid]
+        for i, ab in enumerate(definition(o).abilities):
+            if isinstance(ab, TriggeredAbility) and ab.event == event and when(o, ab):
+                out.append(ev.AbilityTriggered(
+                    source=oid, source_name=o.name, controller=o.controller, ability=i,
+                    marker=marker if marker is not None else _marker_of_source(s, o.controller),
+                    that_player=that_player, amount=amount, rule="603.2"))
     return out
 
 

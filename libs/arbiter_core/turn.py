@@ -6,7 +6,7 @@ just begun (CR 703), and advancing when all players pass with an empty stack (CR
 
 from __future__ import annotations
 
-from arbiter_core import combat
+from arbiter_core import combat, control
 from arbiter_core import events as ev
 from arbiter_core.priority import queue_priority
 from arbiter_core.state import Marker, Step
@@ -52,13 +52,28 @@ def turn_based_actions(t: Txn, m: Marker) -> None:
         case Step.FIRST_STRIKE_DAMAGE | Step.COMBAT_DAMAGE:
             if combat.combat_damage(t, m):
                 return
+        case Step.END:
+            _delayed_returns(t)
         case Step.CLEANUP:
-            if _cleanup(t, m):
-                return
+            _cleanup(t, m)
             return
         case _:
             pass
     queue_priority(t, m.number, ap)
+
+
+def _delayed_returns(t: Txn) -> None:
+    """Delayed triggers "at the beginning of the next end step" (CR 603.7; Astral Slide):
+    the exiled card returns under its owner's control; not for an owner who has left
+    the game (800.4d)."""
+    while t.s.delayed:
+        d = t.s.delayed[0]
+        t.emit(ev.DelayedTriggerRemoved(index=0, rule="603.7c"))
+        card = next((o for o in t.s.objects.values()
+                     if o.card == d.card and o.zone == "exile"), None)
+        if card is not None and not t.s.players[d.owner].left:
+            t.emit(ev.ObjectMoved(obj=card.id, new_id=t.new_id(), to_zone="battlefield",
+                                  to_player=d.owner, rule="603.7c"))
 
 
 def _cleanup(t: Txn, m: Marker) -> bool:
@@ -75,7 +90,9 @@ def _cleanup(t: Txn, m: Marker) -> bool:
             t.emit(ev.DecisionRequested(marker=m.number, kind="discard", player=ap,
                                         options=list(hand), count=excess, rule="514.1"))
             return True
+    ending = tuple(f for f in s.effects if f.marker == m.number and f.until == "end_of_turn")
     t.emit(ev.DamageWoreOff(marker=m.number, rule="514.2"))
+    control.refresh(t, ending)  # control effects that just ended (613.1b)
     from arbiter_core.sba import needs_check
 
     if needs_check(t.s) or t.s.triggers:

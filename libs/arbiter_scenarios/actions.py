@@ -10,6 +10,7 @@ from arbiter_core.commands import (
     AssignCombatDamage,
     CastSpell,
     ChooseObjects,
+    ChooseOption,
     Command,
     Concede,
     DeclareAttackers,
@@ -206,6 +207,8 @@ def _choose(run: Run, player: str, value: Any) -> Command:
     if not pending:
         raise NameError_(f"{player} has no decision to make")
     d = pending[0]
+    if d.choices:
+        return ChooseOption(player=player, option=str(value))
     refs = value if isinstance(value, list) else [value]
     chosen: list[int] = []
     for ref in refs:

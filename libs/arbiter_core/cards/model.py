@@ -43,6 +43,8 @@ TargetKind = Literal[
     "spell",
     "artifact_or_enchantment",
     "creature_card_in_your_graveyard",
+    "opponent",  # "target opponent" (Bribery)
+    "creature_an_opponent_controls",  # Ray of Command
 ]
 
 
@@ -192,6 +194,143 @@ class Attach(_Data):
     target: TargetRef = 0
 
 
+class GainControl(_Data):
+    """Control-changing effect, layer 2 (CR 613.1b). From a resolving spell it lasts
+    until end of turn (Act of Treason, Ray of Command); from a static ability it lasts
+    while the Aura enchants the creature (Mind Control, Persuasion). `tap_when_lost` is
+    Ray of Command's delayed trigger "When you lose control of the creature, tap it"."""
+
+    kind: Literal["gain_control"] = "gain_control"
+    subject: Literal["target", "enchanted"] = "target"
+    target: TargetRef = 0
+    until_end_of_turn: bool = False
+    tap_when_lost: bool = False
+
+
+class Untap(_Data):
+    """Untap the target (CR 701.26b)."""
+
+    kind: Literal["untap"] = "untap"
+    target: TargetRef = 0
+
+
+class GainKeyword(_Data):
+    """The target gains a keyword until end of turn, layer 6 (CR 613.1f)."""
+
+    kind: Literal["gain_keyword"] = "gain_keyword"
+    keyword: Keyword
+    target: TargetRef = 0
+    until_end_of_turn: bool = True
+
+
+class SearchOntoBattlefield(_Data):
+    """Search the target player's library for a card of `card_type` and put it onto the
+    battlefield under your control; then that player shuffles (CR 701.19, Bribery)."""
+
+    kind: Literal["search_onto_battlefield"] = "search_onto_battlefield"
+    target: TargetRef = 0
+    card_type: str = "Creature"
+
+
+class DoubleLife(_Data):
+    """Double the target player's life total: they gain life equal to it (CR 119.5;
+    810.9a: in Two-Headed Giant the team's total is the player's)."""
+
+    kind: Literal["double_life"] = "double_life"
+    target: TargetRef = 0
+
+
+class ShuffleIntoLibrary(_Data):
+    """Shuffle this card into its owner's library (CR 701.24, Beacon of Immortality)."""
+
+    kind: Literal["shuffle_into_library"] = "shuffle_into_library"
+
+
+class LifeBecomesLowest(_Data):
+    """Each player's life total becomes the lowest life total among all players
+    (CR 119.5; 810.9d in Two-Headed Giant)."""
+
+    kind: Literal["life_becomes_lowest"] = "life_becomes_lowest"
+
+
+class WinGame(_Data):
+    """The controller wins the game (CR 104.2b; 801.14 with limited range)."""
+
+    kind: Literal["win_game"] = "win_game"
+
+
+class LoseGame(_Data):
+    """The controller loses the game (CR 104.3e)."""
+
+    kind: Literal["lose_game"] = "lose_game"
+
+
+class GainLifePerLifeLost(_Data):
+    """Gain N life for each 1 life lost (Transcendence's trigger)."""
+
+    kind: Literal["gain_life_per_life_lost"] = "gain_life_per_life_lost"
+    per_point: int = 2
+
+
+class BecomeCreature(_Data):
+    """The permanent becomes a creature with these characteristics (layers 4, 6, 7b,
+    CR 613.1d/f/g); permanent (Lurking Evil)."""
+
+    kind: Literal["become_creature"] = "become_creature"
+    power: int
+    toughness: int
+    subtypes: tuple[str, ...] = ()
+    keywords: tuple[Keyword, ...] = ()
+
+
+class CreateTokenForThatController(_Data):
+    """"that creature's controller creates" a token (Genesis Chamber)."""
+
+    kind: Literal["create_token_for_that_controller"] = "create_token_for_that_controller"
+    token: TokenSpec
+
+
+class CantLose(_Data):
+    """Static: you can't lose the game (CR 104.3; 810.8a for a 2HG team)."""
+
+    kind: Literal["cant_lose"] = "cant_lose"
+
+
+class OpponentsCantWin(_Data):
+    """Static: your opponents can't win the game (CR 104.2; 810.8a)."""
+
+    kind: Literal["opponents_cant_win"] = "opponents_cant_win"
+
+
+class NoLossForZeroLife(_Data):
+    """Static: you don't lose the game for having 0 or less life (704.5a doesn't apply)."""
+
+    kind: Literal["no_loss_for_zero_life"] = "no_loss_for_zero_life"
+
+
+class CantAttackYouIfChosenColorWithoutFlying(_Data):
+    """Static: creatures of the chosen color without flying can't attack you
+    (Teferi's Moat; CR 508.1c restriction)."""
+
+    kind: Literal["moat"] = "moat"
+
+
+class ExileUntilNextEndStep(_Data):
+    """Exile the target; return that card to the battlefield under its owner's control
+    at the beginning of the next end step (a delayed trigger, CR 603.7; Astral Slide).
+    800.4d: nothing returns for an owner who has left the game."""
+
+    kind: Literal["exile_until_next_end_step"] = "exile_until_next_end_step"
+    target: TargetRef = 0
+
+
+class ChooseColorAsEnters(_Data):
+    """"As ~ enters, choose a color" (CR 614.12: a replacement effect; the choice is made
+    as the permanent enters)."""
+
+    kind: Literal["choose_color_as_enters"] = "choose_color_as_enters"
+
+
 Effect = (
     DealDamage
     | Destroy
@@ -206,6 +345,24 @@ Effect = (
     | PreventCombatDamage
     | ExtraTurn
     | Attach
+    | GainControl
+    | Untap
+    | GainKeyword
+    | SearchOntoBattlefield
+    | DoubleLife
+    | ShuffleIntoLibrary
+    | LifeBecomesLowest
+    | WinGame
+    | LoseGame
+    | GainLifePerLifeLost
+    | BecomeCreature
+    | CreateTokenForThatController
+    | CantLose
+    | OpponentsCantWin
+    | NoLossForZeroLife
+    | CantAttackYouIfChosenColorWithoutFlying
+    | ChooseColorAsEnters
+    | ExileUntilNextEndStep
 )
 
 # ---------------------------------------------------------------- costs
@@ -216,6 +373,7 @@ class Cost(_Data):
 
     mana: str = ""  # e.g. "{R}", "{1}"
     tap: bool = False
+    pay_half_life: bool = False  # "Pay half your life, rounded up" (CR 119.4, 810.9a)
 
 
 # ---------------------------------------------------------------- abilities (CR 113)
@@ -257,6 +415,11 @@ class ActivatedAbility(_Data):
 TriggerEvent = Literal[
     "deals_damage_to_opponent",  # "Whenever ~ deals damage to an opponent"
     "each_draw_step",  # "At the beginning of each player's draw step"
+    "your_upkeep",  # "At the beginning of your upkeep"
+    "you_lose_life",  # "Whenever you lose life"
+    "life_20_or_more",  # state trigger "When you have 20 or more life" (CR 603.8)
+    "nontoken_creature_enters",  # "Whenever a nontoken creature enters"
+    "player_cycles",  # "Whenever a player cycles a card"
 ]
 
 
@@ -267,6 +430,9 @@ class TriggeredAbility(_Data):
     kind: Literal["triggered"] = "triggered"
     event: TriggerEvent
     if_untapped: bool = False
+    if_life_at_least: int | None = None  # Test of Endurance's "if you have 50 or more life"
+    optional: bool = False  # "you may"
+    targets: tuple[TargetSpec, ...] = ()
     effects: tuple[Effect, ...] = Field(min_length=1)
 
 

@@ -1,0 +1,76 @@
+"""Winning and losing by effects (CR 104.2b, 104.3e), with "can't lose" / "can't win"
+(Platinum Angel), "don't lose for 0 life" (Transcendence), teams (810.8a) and limited
+range of influence (801.14)."""
+
+from __future__ import annotations
+
+from arbiter_core import events as ev
+from arbiter_core.cards.model import CantLose, NoLossForZeroLife, OpponentsCantWin, StaticAbility
+from arbiter_core.influence import player_in_range
+from arbiter_core.layers import definition
+from arbiter_core.state import GameState
+from arbiter_core.txn import Txn
+from arbiter_core.variants import opponents
+
+
+def _static(s: GameState, kind: type, controllers: list[str]) -> bool:
+    for oid in s.battlefield:
+        o = s.objects[oid]
+        if o.controller not in controllers:
+            continue
+        for ab in definition(o).abilities:
+            if isinstance(ab, StaticAbility) and any(isinstance(e, kind) for e in ab.effects):
+                return True
+    return False
+
+
+def _side(s: GameState, player: str) -> list[str]:
+    """CR 810.8a: in Two-Headed Giant "can't lose/win" covers the whole team."""
+    return s.team_of(player) if s.shared_life else [player]
+
+
+def cant_lose(s: GameState, player: str) -> bool:
+    return _static(s, CantLose, _side(s, player))
+
+
+def cant_win(s: GameState, player: str) -> bool:
+    opps = [p for q in _side(s, player) for p in opponents(s, q)]
+    return _static(s, OpponentsCantWin, opps)
+
+
+def no_loss_for_zero_life(s: GameState, player: str) -> bool:
+    return _static(s, NoLossForZeroLife, _side(s, player))
+
+
+def lose(t: Txn, player: str, rule: str) -> None:
+    """The player loses unless an effect says they can't (104.3e)."""
+    from arbiter_core.sba import handle_losses
+
+    s = t.s
+    if s.game_over or s.players[player].left or cant_lose(s, player):
+        return
+    t.emit(ev.PlayerLost(player=player, rule=rule))
+    handle_losses(t, [player])
+
+
+def win(t: Txn, player: str) -> None:
+    """CR 104.2b; 801.14: with limited range of influence the opponents within range lose
+    instead; 810.8a: a team wins together."""
+    from arbiter_core.sba import handle_losses
+
+    s = t.s
+    if s.game_over or s.players[player].left:
+        return
+    if s.influence:
+        losers = [p for p in opponents(s, player)
+                  if player_in_range(s, player, p) and not cant_lose(s, p)]
+        for p in losers:
+            t.emit(ev.PlayerLost(player=p, rule="801.14"))
+        if losers:
+            handle_losses(t, losers)
+        return
+    if cant_win(s, player):
+        return
+    team = s.players[player].team
+    winners = [p for p in s.seats if s.players[p].team == team]
+    t.emit(ev.GameEnded(winners=winners, rule="810.8a" if len(winners) > 1 else "104.2b"))
