@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import get_args
 
 import pytest
 
@@ -10,17 +11,30 @@ from arbiter_core.cards import POOL, UnknownCard, card_names, get_card
 from arbiter_core.cards.facts import FACTS
 from arbiter_core.cards.model import (
     ActivatedAbility,
+    BecomeCreature,
     CardDefinition,
+    Cost,
     CreateTokens,
     DealDamage,
     EnchantAbility,
     EquipAbility,
+    GainControl,
+    GainKeyword,
     KeywordAbility,
+    SearchOntoBattlefield,
     SpellAbility,
+    TargetKind,
     TargetSpec,
     TokenSpec,
+    TriggerEvent,
+    Untap,
 )
-from arbiter_core.cards.render import render_oracle
+from arbiter_core.cards.render import (
+    TARGET_NOUNS,
+    TARGET_REFERENCE_NOUNS,
+    TRIGGER_PHRASES,
+    render_oracle,
+)
 
 MISMATCHES_FILE = Path(__file__).with_name("card_render_mismatches.txt")
 
@@ -78,6 +92,20 @@ EXPECTED_CARDS = frozenset(
         "Mind Rot",
         "Howling Mine",
         "Time Walk",
+        "Teferi's Moat",
+        "Platinum Angel",
+        "Transcendence",
+        "Beacon of Immortality",
+        "Test of Endurance",
+        "Lurking Evil",
+        "Repay in Kind",
+        "Ray of Command",
+        "Persuasion",
+        "Mind Control",
+        "Bribery",
+        "Act of Treason",
+        "Genesis Chamber",
+        "Astral Slide",
     }
 )
 
@@ -95,6 +123,7 @@ MISMATCHES = _listed_mismatches()
 
 
 def test_pool_is_exactly_the_implemented_cards() -> None:
+    assert len(EXPECTED_CARDS) == 66
     assert set(POOL) == EXPECTED_CARDS
     assert card_names() == tuple(sorted(EXPECTED_CARDS))
     assert all(name == card.name for name, card in POOL.items())
@@ -209,3 +238,86 @@ def test_keyword_reminder_text_follows_the_definition() -> None:
     assert isinstance(flying, KeywordAbility)
     bare = dragon.model_copy(update={"abilities": (flying.model_copy(update={"reminder": False}),)})
     assert render_oracle(bare) == "Flying"
+
+
+def test_ray_of_command_ability_data() -> None:
+    (ability,) = get_card("Ray of Command").abilities
+    assert isinstance(ability, SpellAbility)
+    assert ability.targets == (TargetSpec(kind="creature_an_opponent_controls"),)
+    assert ability.effects == (
+        Untap(target=0),
+        GainControl(subject="target", target=0, until_end_of_turn=True, tap_when_lost=True),
+        GainKeyword(keyword="haste", target=0, until_end_of_turn=True),
+    )
+
+
+def test_bribery_ability_data() -> None:
+    (ability,) = get_card("Bribery").abilities
+    assert isinstance(ability, SpellAbility)
+    assert ability.targets == (TargetSpec(kind="opponent"),)
+    assert ability.effects == (SearchOntoBattlefield(target=0, card_type="Creature"),)
+
+
+def test_lurking_evil_ability_data() -> None:
+    (ability,) = get_card("Lurking Evil").abilities
+    assert isinstance(ability, ActivatedAbility)
+    assert ability.cost == Cost(pay_half_life=True)  # no mana, no {T}
+    assert not ability.targets and not ability.sorcery_speed
+    assert ability.effects == (
+        BecomeCreature(
+            power=4, toughness=4, subtypes=("Phyrexian", "Horror"), keywords=("flying",)
+        ),
+    )
+
+
+def test_reminder_text_comes_from_the_data() -> None:
+    """Persuasion and Act of Treason print reminder text; without the flag it is gone."""
+    for name, reminder in (
+        (
+            "Persuasion",
+            " (Target a creature as you cast this. This card enters the battlefield "
+            "attached to that creature.)",
+        ),
+        ("Act of Treason", " (It can attack and {T} this turn.)"),
+    ):
+        card = get_card(name)
+        assert render_oracle(card) == FACTS[name].oracle_text
+        plain = card.model_copy(update={"abilities": tuple(
+            ab.model_copy(update={"reminder": False}) if hasattr(ab, "reminder") else
+            ab.model_copy(update={"effects": tuple(
+                e.model_copy(update={"reminder": False}) if hasattr(e, "reminder") else e
+                for e in getattr(ab, "effects", ()))}) if hasattr(ab, "effects") else ab
+            for ab in card.abilities)})
+        assert render_oracle(plain) == FACTS[name].oracle_text.replace(reminder, "")
+
+
+def test_references_to_a_target_follow_the_effect_order() -> None:
+    """The same three effects read differently in another order (render from data)."""
+    treason = get_card("Act of Treason")
+    (ability,) = treason.abilities
+    assert isinstance(ability, SpellAbility)
+    untap, control, haste = ability.effects[1], ability.effects[0], ability.effects[2]
+    reordered = treason.model_copy(
+        update={"abilities": (ability.model_copy(update={"effects": (untap, control, haste)}),)}
+    )
+    assert render_oracle(reordered) == (
+        "Untap target creature and gain control of it until end of turn. "
+        "That creature gains haste until end of turn. (It can attack and {T} this turn.)"
+    )
+
+
+def test_trigger_reminder_comes_from_the_event() -> None:
+    transcendence = get_card("Transcendence")
+    renamed = transcendence.model_copy(update={"name": "Other"})
+    assert render_oracle(renamed).endswith(
+        "Whenever you lose life, you gain 2 life for each 1 life you lost. "
+        "(Damage dealt to you causes you to lose life.)"
+    )
+
+
+def test_render_vocabulary_covers_every_target_kind_and_trigger_event() -> None:
+    kinds: set[TargetKind] = set(get_args(TargetKind))
+    assert set(TARGET_NOUNS) == kinds
+    assert set(TARGET_REFERENCE_NOUNS) == kinds
+    events: set[TriggerEvent] = set(get_args(TriggerEvent))
+    assert set(TRIGGER_PHRASES) == events

@@ -96,6 +96,7 @@ def cast_spell(t: Txn, cmd: CastSpell) -> None:
         raise InvalidCommand("x", f"{o.name} has no X in its cost")
     specs = spell_targets(d)
     chosen = check_choice(s, specs, cmd.targets, cmd.player, o.id)
+    _same_stack(s, m, chosen)
     n_targets = sum(len(g) for g in chosen)
     new_id = t.new_id()
     t.emit(ev.SpellCast(player=cmd.player, obj=o.id, new_id=new_id, item=t.new_id(),
@@ -103,6 +104,19 @@ def cast_spell(t: Txn, cmd: CastSpell) -> None:
                         rule="601.2"))
     pay(t, cmd.player, spell_cost(d, cmd.x, n_targets), cmd.pay)
     queue_priority(t, m.number, cmd.player)
+
+
+def _same_stack(s: GameState, m: Marker, chosen: tuple[tuple[str, ...], ...]) -> None:
+    """CR 807.5b: a spell that targets an object on a stack goes on that stack, and can't
+    target objects on several stacks."""
+    for group in chosen:
+        for target in group:
+            oid = int(target[2:]) if target.startswith("o:") else None
+            item = next((i for i in s.stack_items.values() if oid is not None
+                         and i.obj == oid), None)
+            if item is not None and item.marker != m.number:
+                raise RuleViolation("807.5b", "a spell must go on the stack of the spell "
+                                              f"it targets (stack {item.marker})")
 
 
 def _ability(o: Obj, index: int) -> ActivatedAbility | EquipAbility:

@@ -83,6 +83,7 @@ class SetUpPosition(_Command):
     shared_team_turns: bool | None = None
     team_life: dict[str, int] = Field(default_factory=dict)
     team_poison: dict[str, int] = Field(default_factory=dict)
+    markers: dict[int, str] = Field(default_factory=dict)  # Grand Melee: number -> holder
 
 
 class RunEngineWork(_Command):

@@ -18,29 +18,34 @@ from arbiter_core.state import Effect, GameState, Obj
 from arbiter_core.txn import Txn
 
 
-def _claims(s: GameState, o: Obj) -> list[tuple[int, str, bool]]:
-    """(timestamp, controller, tap_when_lost) for every control effect on `o`."""
-    out: list[tuple[int, str, bool]] = []
-    for f in s.effects:
-        if f.kind == "control" and o.id in f.affected and f.controller:
-            out.append((f.timestamp, f.controller, f.tap_when_lost))
+def _control_auras(s: GameState) -> dict[int, list[Obj]]:
+    """Auras with "You control enchanted creature", by the object they enchant."""
+    out: dict[int, list[Obj]] = {}
     for oid in s.battlefield:
         aura = s.objects[oid]
-        if aura.attached_to != o.id:
+        if aura.attached_to is None:
             continue
         for ab in definition(aura).abilities:
             if isinstance(ab, StaticAbility) and any(
                     isinstance(e, GainControl) and e.subject == "enchanted" for e in ab.effects):
-                out.append((aura.timestamp, aura.controller, False))
+                out.setdefault(aura.attached_to, []).append(aura)
+    return out
+
+
+def _claims(s: GameState, o: Obj, auras: dict[int, list[Obj]]) -> list[tuple[int, str]]:
+    """(timestamp, controller) for every control effect on `o`, in timestamp order."""
+    out = [(f.timestamp, f.controller) for f in s.effects
+           if f.kind == "control" and o.id in f.affected and f.controller]
+    out += [(a.timestamp, a.controller) for a in auras.get(o.id, ())]
     out.sort()
     return out
 
 
-def controller(s: GameState, o: Obj) -> str:
+def controller(s: GameState, o: Obj, auras: dict[int, list[Obj]] | None = None) -> str:
     """Layer 2: the last control effect in timestamp order wins (613.7); effects that
     would give control to a player who has left do nothing (800.4b)."""
     current = o.default_controller or o.owner
-    for _, who, _ in _claims(s, o):
+    for _, who in _claims(s, o, _control_auras(s) if auras is None else auras):
         if who in s.players and not s.players[who].left:
             current = who
     return current
@@ -51,11 +56,16 @@ def refresh(t: Txn, ended: tuple[Effect, ...] = ()) -> None:
     who left still controls (800.4a, 800.4c). `ended` are effects that just ended (at
     cleanup), so a "when you lose control" trigger can see them."""
     s = t.s
+    auras = _control_auras(s)
+    claimed = {i for f in s.effects if f.kind == "control" for i in f.affected} | set(auras)
     for oid in list(s.battlefield):
         o = s.objects.get(oid)
         if o is None:
             continue
-        want = controller(s, o)
+        default = o.default_controller or o.owner
+        if oid not in claimed and o.controller == default and not s.players[default].left:
+            continue  # nothing changes control of this permanent
+        want = controller(s, o, auras)
         if s.players[want].left:
             t.emit(ev.ObjectMoved(obj=oid, new_id=t.new_id(), to_zone="exile",
                                   to_player=o.owner, rule="800.4c" if o.controller != want

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Literal, assert_never
 
-from arbiter_core import combat, control, resolve, sba, turn
+from arbiter_core import combat, control, grand_melee, resolve, sba, turn
 from arbiter_core import events as ev
 from arbiter_core.casting import activate_ability, cast_spell, play_land
 from arbiter_core.commands import (
@@ -32,7 +32,7 @@ from arbiter_core.commands import (
 from arbiter_core.errors import GameOver, InvalidCommand, RuleViolation
 from arbiter_core.priority import marker_for, pass_priority, queue_priority
 from arbiter_core.setup import set_up_position, start_game
-from arbiter_core.state import Decision, GameState, Marker, Priority, Work
+from arbiter_core.state import Decision, GameState, Marker, Priority, Waiting, Work
 from arbiter_core.triggers import put_triggers
 from arbiter_core.txn import Txn
 from arbiter_core.variants import next_in_turn_order
@@ -223,15 +223,18 @@ def _concede(t: Txn, player: str) -> None:
             leavers.append(q)
     sba.check_game_end(t)
     if not t.s.game_over:
+        if t.s.grand_melee:
+            grand_melee.on_leave(t, leavers)
         for q in leavers:
             for m in list(t.s.markers.values()):
-                _after_leave(t, m, q)
+                if m.number in t.s.markers:
+                    _after_leave(t, t.s.markers[m.number], q)
 
 
 def _after_leave(t: Txn, m: Marker, player: str) -> None:
     """Whatever waited on a player who left moves on (CR 800.4h, 800.4j)."""
     p = m.pending
-    if isinstance(p, Work) or p.player != player:
+    if isinstance(p, Work | Waiting) or p.player != player:
         return
     if isinstance(p, Decision) and p.kind == "declare_blockers":
         t.emit(ev.BlockersDeclared(marker=m.number, player=player, blocks=[], rule="800.4a"))

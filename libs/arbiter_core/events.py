@@ -50,6 +50,7 @@ class GameStarted(_Event):
     attack_adjacent_only: bool = False
     poison_limit: int = 10
     emperors: list[str] = Field(default_factory=list)
+    grand_melee: bool = False
     engine_version: str
     rules_edition: str
     card_data_hash: str
@@ -74,6 +75,36 @@ class MarkerPlaced(_Event):
     turn: int
     step: str
     skip_draw: bool = False
+    waiting: bool = False
+
+
+class MarkerPassed(_Event):
+    """A turn marker goes to another player (CR 807.4c); `waiting` when that player
+    can't begin their turn yet (807.4d)."""
+
+    type: Literal["MarkerPassed"] = "MarkerPassed"
+    marker: int
+    to: str
+    waiting: bool = False
+
+
+class MarkerDesignatedForRemoval(_Event):
+    type: Literal["MarkerDesignatedForRemoval"] = "MarkerDesignatedForRemoval"
+    marker: int
+    times: int = 1
+
+
+class MarkerRemoved(_Event):
+    type: Literal["MarkerRemoved"] = "MarkerRemoved"
+    marker: int
+
+
+class ExtraTurnDeferred(_Event):
+    """CR 807.4i-j: the extra turn is taken just before the player's next turn."""
+
+    type: Literal["ExtraTurnDeferred"] = "ExtraTurnDeferred"
+    marker: int
+    player: str
 
 
 class LibraryShuffled(_Event):
@@ -435,6 +466,10 @@ Event = Annotated[
     GameStarted
     | CardsPut
     | MarkerPlaced
+    | MarkerPassed
+    | MarkerDesignatedForRemoval
+    | MarkerRemoved
+    | ExtraTurnDeferred
     | LibraryShuffled
     | CardDrawn
     | DrawFromEmptyLibraryAttempted

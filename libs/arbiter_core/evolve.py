@@ -24,6 +24,7 @@ from arbiter_core.state import (
     StackItem,
     Step,
     Trigger,
+    Waiting,
     Work,
     Zone,
 )
@@ -144,6 +145,7 @@ def apply(s: GameState, e: ev.Event) -> None:
             s.attack_adjacent_only = e.attack_adjacent_only
             s.poison_limit = e.poison_limit
             s.emperors = tuple(e.emperors)
+            s.grand_melee = e.grand_melee
             s.influence = influence.compute(s)
             s.started = True
         case ev.CardsPut():
@@ -178,9 +180,24 @@ def apply(s: GameState, e: ev.Event) -> None:
                 holder=e.holder,
                 turn=e.turn,
                 step=Step(e.step),
-                pending=Work("turn_based_actions"),
+                pending=Waiting(e.holder) if e.waiting else Work("turn_based_actions"),
                 skip_draw=e.skip_draw,
             )
+        case ev.MarkerPassed():
+            _set_marker(s, e.marker, holder=e.to, passed=(), combat=None, stack=(),
+                        pending=Waiting(e.to) if e.waiting else s.markers[e.marker].pending)
+        case ev.MarkerDesignatedForRemoval():
+            mk = s.markers[e.marker]
+            _set_marker(s, e.marker, removal=mk.removal + e.times)
+        case ev.MarkerRemoved():
+            s.markers.pop(e.marker)
+        case ev.ExtraTurnDeferred():
+            mk = s.markers[e.marker]
+            rest = list(mk.extra_turns)
+            if e.player in rest:
+                rest.remove(e.player)
+            _set_marker(s, e.marker, extra_turns=tuple(rest))
+            s.extra_due = (*s.extra_due, e.player)
         case ev.LibraryShuffled():
             s.zones[(e.player, "library")] = list(e.order)
             s.rng_counter += 1
@@ -193,6 +210,10 @@ def apply(s: GameState, e: ev.Event) -> None:
             extra = list(m.extra_turns)
             if e.extra and e.player in extra:
                 extra.remove(e.player)
+            elif e.extra and e.player in s.extra_due:
+                due = list(s.extra_due)
+                due.remove(e.player)
+                s.extra_due = tuple(due)
             _set_marker(
                 s, e.marker, holder=e.player, turn=e.turn, step=Step.UNTAP, passed=(),
                 combat=None, pending=Work("turn_based_actions"), skip_draw=False,

@@ -8,6 +8,8 @@ Bonesplitter) and resolved "until end of turn" effects (Giant Growth), then coun
 
 from __future__ import annotations
 
+import functools
+
 from arbiter_core.cards import get_card
 from arbiter_core.cards.model import (
     CantAttackOrBlock,
@@ -55,15 +57,27 @@ def keywords(s: GameState, o: Obj) -> frozenset[str]:
     return own | frozenset(granted) if granted else own
 
 
-def _statics(s: GameState) -> list[tuple[Obj, ModifyPowerToughness | CantAttackOrBlock]]:
-    out: list[tuple[Obj, ModifyPowerToughness | CantAttackOrBlock]] = []
+StaticEffect = ModifyPowerToughness | CantAttackOrBlock
+
+
+@functools.cache
+def _card_statics(name: str) -> tuple[StaticEffect, ...]:
+    """A card's static P/T and attack effects (card data is immutable: cached by name)."""
+    return tuple(eff for ab in get_card(name).abilities if isinstance(ab, StaticAbility)
+                 for eff in ab.effects if isinstance(eff, ModifyPowerToughness | CantAttackOrBlock))
+
+
+def statics(s: GameState) -> list[tuple[Obj, StaticEffect]]:
+    """Every static P/T or attack effect on the battlefield, in timestamp order."""
+    return _statics(s)
+
+
+def _statics(s: GameState) -> list[tuple[Obj, StaticEffect]]:
+    out: list[tuple[Obj, StaticEffect]] = []
     for oid in s.battlefield:
         src = s.objects[oid]
-        for ab in definition(src).abilities:
-            if isinstance(ab, StaticAbility):
-                for eff in ab.effects:
-                    if isinstance(eff, ModifyPowerToughness | CantAttackOrBlock):
-                        out.append((src, eff))
+        if src.token is None:
+            out.extend((src, eff) for eff in _card_statics(src.name))
     out.sort(key=lambda pair: pair[0].timestamp)  # CR 613.7: timestamp order
     return out
 
@@ -78,13 +92,15 @@ def _applies(src: Obj, subject: str, o: Obj) -> bool:
     return False
 
 
-def power_toughness(s: GameState, o: Obj) -> tuple[int, int]:
-    """Power and toughness after layer 7 (CR 613.4)."""
+def power_toughness(s: GameState, o: Obj,
+                    statics: list[tuple[Obj, StaticEffect]] | None = None) -> tuple[int, int]:
+    """Power and toughness after layer 7 (CR 613.4). `statics` may be passed in when
+    many objects are measured against one state."""
     d = definition(o)
     power, toughness = d.power or 0, d.toughness or 0
     if o.zone != "battlefield":
         return power, toughness
-    for src, eff in _statics(s):
+    for src, eff in _statics(s) if statics is None else statics:
         if isinstance(eff, ModifyPowerToughness) and _applies(src, eff.subject, o):
             power += eff.power
             toughness += eff.toughness

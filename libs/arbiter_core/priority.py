@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from arbiter_core import events as ev
 from arbiter_core.errors import InvalidCommand, RuleViolation
+from arbiter_core.influence import player_in_range
 from arbiter_core.state import Decision, GameState, Marker, Priority
 from arbiter_core.txn import Txn
 from arbiter_core.variants import team_representative, turn_order_from
@@ -18,9 +19,21 @@ def priority_players(s: GameState, m: Marker) -> list[str]:
     """Players who get priority on this marker's stack, from its active player. With
     shared team turns teams have priority (805.5): one seat per team stands for it."""
     order = turn_order_from(s, m.holder)
+    if s.grand_melee and len(s.markers) > 1:
+        return [p for p in order if sees_stack(s, m, p)]
     if not s.shared_team_turns:
         return order
     return list(dict.fromkeys(team_representative(s, p) for p in order))
+
+
+def sees_stack(s: GameState, m: Marker, player: str) -> bool:
+    """CR 807.5a: priority for a marker's stack only if the marker is within the
+    player's range of influence, or an object on that stack is controlled by a player
+    within it."""
+    where = m.holder if not s.players[m.holder].left else turn_order_from(s, m.holder)[0]
+    if player_in_range(s, player, where):
+        return True
+    return any(player_in_range(s, player, s.stack_items[i].controller) for i in m.stack)
 
 
 def holds_priority(s: GameState, m: Marker, player: str) -> bool:

@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections import defaultdict
 
 from arbiter_core import events as ev
-from arbiter_core import outcome
+from arbiter_core import grand_melee, outcome
 from arbiter_core.cards.model import TriggeredAbility
 from arbiter_core.influence import object_in_range
-from arbiter_core.layers import definition, is_creature, power_toughness
+from arbiter_core.layers import definition, is_creature, power_toughness, statics
 from arbiter_core.priority import give_priority
 from arbiter_core.state import GameState, Marker
 from arbiter_core.txn import Txn
@@ -44,6 +44,7 @@ def _player_actions(s: GameState) -> list[tuple[str, str]]:
 def _object_actions(s: GameState) -> list[tuple[str, int, str]]:
     """(action, object, rule) for the object SBAs."""
     out: list[tuple[str, int, str]] = []
+    effects = statics(s)
     for o in s.objects.values():
         if o.token is not None and o.zone != "battlefield":
             out.append(("cease", o.id, "704.5d"))
@@ -51,7 +52,7 @@ def _object_actions(s: GameState) -> list[tuple[str, int, str]]:
         o = s.objects[oid]
         d = definition(o)
         if is_creature(o):
-            toughness = power_toughness(s, o)[1]
+            toughness = power_toughness(s, o, effects)[1]
             if toughness <= 0:
                 out.append(("graveyard", oid, "704.5f"))
             elif o.damage >= toughness:
@@ -193,6 +194,8 @@ def handle_losses(t: Txn, players: list[str]) -> None:
             if not t.s.players[p].left:
                 t.emit(ev.PlayerLeftGame(player=p, rule="800.4a"))
     check_game_end(t)
+    if t.s.grand_melee and not t.s.game_over:
+        grand_melee.on_leave(t, players)
 
 
 def check_game_end(t: Txn) -> None:

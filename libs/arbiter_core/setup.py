@@ -16,6 +16,7 @@ from arbiter_core.cards import get_card
 from arbiter_core.cards.fingerprint import CARD_DATA_HASH
 from arbiter_core.commands import SetUpPosition, StartGame
 from arbiter_core.errors import InvalidCommand
+from arbiter_core.grand_melee import first_holders
 from arbiter_core.rules_index import CR_EDITION
 from arbiter_core.state import Step
 from arbiter_core.turn import draw
@@ -90,14 +91,14 @@ def _started(t: Txn, v: Variant, game_id: str, seed: int, seats: list[str],
     t.emit(ev.GameStarted(
         game_id=game_id, variant=v.name, seed=seed, seats=seats, teams=teams,
         life=life, poison=poison,
-        attack_option=cmd.attack or "multiple",
+        attack_option=cmd.attack or v.default_attack,
         range_of_influence=cmd.range_of_influence,
         ranges=v.ranges(seats, teams, cmd.range_of_influence),
         shared_team_turns=shared_turns, shared_life=v.shared_life,
         deploy_creatures=v.deploy_creatures if cmd.deploy_creatures is None
         else cmd.deploy_creatures,
         attack_adjacent_only=v.attack_adjacent_only, poison_limit=v.poison_limit(heads),
-        emperors=v.emperors(seats, teams),
+        emperors=v.emperors(seats, teams), grand_melee=v.grand_melee,
         engine_version=ENGINE_VERSION, rules_edition=CR_EDITION,
         card_data_hash=CARD_DATA_HASH, rule="103.1"))
 
@@ -128,6 +129,11 @@ def start_game(t: Txn, cmd: StartGame) -> None:
         for _ in range(7):
             draw(t, name, "103.5")
     first_player = v.first_player(seats, teams)
+    if v.grand_melee:  # 807.4b: every marker's holder starts a turn at once
+        for number, holder in enumerate(first_holders(seats, first_player), start=1):
+            t.emit(ev.MarkerPlaced(marker=number, holder=holder, turn=1,
+                                   step=Step.UNTAP.value, rule="807.4b"))
+        return
     t.emit(ev.MarkerPlaced(marker=1, holder=first_player, turn=1, step=Step.UNTAP.value,
                            skip_draw=v.first_player_skips_draw(len(seats)), rule="103.8"))
 
@@ -173,5 +179,13 @@ def set_up_position(t: Txn, cmd: SetUpPosition) -> None:
         except (KeyError, IndexError):
             raise InvalidCommand("attached_to", "attachment names no permanent") from None
         t.emit(ev.Attached(obj=obj, to=to, rule="701.3a"))
+    if v.grand_melee:
+        markers = dict(cmd.markers) or dict(enumerate(first_holders(names, cmd.active), 1))
+        for number, holder in sorted(markers.items()):
+            if holder not in names:
+                raise InvalidCommand("turn_markers", f"no player named {holder!r}")
+            t.emit(ev.MarkerPlaced(marker=number, holder=holder, turn=cmd.turn,
+                                   step=step.value, rule="807.4b"))
+        return
     t.emit(ev.MarkerPlaced(marker=1, holder=cmd.active, turn=cmd.turn, step=step.value,
                            rule="500.1"))

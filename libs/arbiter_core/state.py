@@ -229,7 +229,15 @@ class Decision:
     min_count: int | None = None  # when fewer than `count` may be chosen (a search)
 
 
-Pending = Work | Priority | Decision
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """`player` holds this turn marker but can't begin their turn yet: another marker is
+    within three seats to their left (CR 807.4d, 807.4i). Nobody owes anything."""
+
+    player: str
+
+
+Pending = Work | Priority | Decision | Waiting
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,6 +254,7 @@ class Marker:
     combat: Combat | None = None
     extra_turns: tuple[str, ...] = ()  # players to take extra turns after this one (500.7)
     skip_draw: bool = False  # 103.8a: the first player's first draw step
+    removal: int = 0  # times designated for removal (CR 807.4e-g)
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,6 +302,8 @@ class GameState:
     attack_adjacent_only: bool = False  # 809.3c, 811.4
     poison_limit: int = 10  # 704.5c; 15 (+5 per extra head) in 2HG (704.6b, 810.11)
     emperors: tuple[str, ...] = ()  # 809.2
+    grand_melee: bool = False  # 807: several turn markers
+    extra_due: tuple[str, ...] = ()  # 807.4i-j: extra turns taken just before a next turn
     objects: dict[int, Obj] = field(default_factory=dict)
     zones: dict[tuple[str, str], list[int]] = field(default_factory=dict)
     battlefield: list[int] = field(default_factory=list)
@@ -327,6 +338,8 @@ class GameState:
             attack_adjacent_only=self.attack_adjacent_only,
             poison_limit=self.poison_limit,
             emperors=self.emperors,
+            grand_melee=self.grand_melee,
+            extra_due=self.extra_due,
             objects=dict(self.objects),
             zones={k: list(v) for k, v in self.zones.items()},
             battlefield=list(self.battlefield),

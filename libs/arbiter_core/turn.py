@@ -6,7 +6,7 @@ just begun (CR 703), and advancing when all players pass with an empty stack (CR
 
 from __future__ import annotations
 
-from arbiter_core import combat, control
+from arbiter_core import combat, control, grand_melee
 from arbiter_core import events as ev
 from arbiter_core.priority import queue_priority
 from arbiter_core.state import Marker, Step
@@ -150,6 +150,9 @@ def _next_turn(t: Txn, m: Marker) -> None:
     order takes the next turn (CR 101.4, 806.3); a player who left takes none (800.4k)."""
     s = t.s
     if s.game_over:
+        return
+    if s.grand_melee:
+        grand_melee.end_turn(t, m)
         return
     extra = [p for p in m.extra_turns if not s.players[p].left]
     if extra:

@@ -10,6 +10,7 @@ until their issues land.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from arbiter_core.errors import InvalidCommand
 from arbiter_core.state import GameState
@@ -29,10 +30,12 @@ class Variant:
     team_play: bool = False  # players belong to teams of more than one
     shared_team_turns: bool = False  # 805 (always in 2HG, 810.2)
     shared_life: bool = False  # 810.4
-    default_attack: str = "multiple"
+    default_attack: Literal["left", "right", "multiple", "any"] = "multiple"
     deploy_creatures: bool = False  # 804 (always in Emperor, 809.3b)
     attack_adjacent_only: bool = False  # 809.3c, 811.4
     equal_teams: bool = False
+    default_range: int | None = None  # 807.2a
+    grand_melee: bool = False
 
     def first_player_skips_draw(self, n_players: int) -> bool:
         """CR 103.8a two-player; 103.8b/810.6 the first 2HG team; 103.8c nobody else."""
@@ -73,6 +76,7 @@ class Variant:
         if self.name == "emperor":
             emps = set(self.emperors(seats, teams))
             return {p: (2 if p in emps else 1) for p in seats}
+        option = option if option is not None else self.default_range
         if option is None:
             return {}
         return dict.fromkeys(seats, option)
@@ -86,11 +90,13 @@ TWO_HEADED_GIANT = Variant("two_headed_giant", starting_life=30, min_players=4,
 TEAM_VS_TEAM = Variant("team_vs_team", min_players=2, team_play=True)  # 808
 EMPEROR = Variant("emperor", min_players=6, team_play=True, deploy_creatures=True,
                   attack_adjacent_only=True, equal_teams=True)  # 809
+GRAND_MELEE = Variant("grand_melee", min_players=2, default_attack="left", default_range=1,
+                      grand_melee=True)  # 807.2
 ALTERNATING_TEAMS = Variant("alternating_teams", min_players=4, team_play=True,
                             attack_adjacent_only=True, equal_teams=True)  # 811
 
 _VARIANTS = {v.name: v for v in (TWO_PLAYER, FREE_FOR_ALL, TWO_HEADED_GIANT, TEAM_VS_TEAM,
-                                 EMPEROR, ALTERNATING_TEAMS)}
+                                 EMPEROR, ALTERNATING_TEAMS, GRAND_MELEE)}
 KNOWN_VARIANTS = (
     "two_player", "free_for_all", "two_headed_giant", "grand_melee", "team_vs_team",
     "emperor", "alternating_teams", "commander", "planechase", "vanguard", "archenemy",

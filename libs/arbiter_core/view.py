@@ -18,7 +18,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from arbiter_core.layers import is_creature, power_toughness
-from arbiter_core.state import Decision, GameState, Marker, Priority, StackItem
+from arbiter_core.state import Decision, GameState, Marker, Priority, StackItem, Waiting
 
 HIDDEN_ZONES = frozenset({"hand", "library"})
 
@@ -87,7 +87,7 @@ class StackItemView(_View):
 class PendingView(_View):
     """What a marker waits for: engine work, a player's priority or a decision."""
 
-    kind: Literal["work", "priority", "decision"]
+    kind: Literal["work", "priority", "decision", "waiting"]
     player: str | None  # who holds priority / must decide (or gets priority after work)
     work: str | None = None
     decision: str | None = None
@@ -219,6 +219,8 @@ def _pending(state: GameState, m: Marker, seat: str | None) -> PendingView:
             ),
             hidden_options=len(p.options) - len(shown),
         )
+    if isinstance(p, Waiting):  # 807.4d: the holder waits to begin their turn
+        return PendingView(kind="waiting", player=p.player)
     return PendingView(kind="work", player=p.then_priority, work=p.kind)
 
 

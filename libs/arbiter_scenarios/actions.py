@@ -21,7 +21,7 @@ from arbiter_core.commands import (
 )
 from arbiter_core.errors import ArbiterError
 from arbiter_core.layers import definition
-from arbiter_core.state import Decision, Marker, Priority, Step, Work
+from arbiter_core.state import Decision, Marker, Priority, Step, Waiting, Work
 from arbiter_core.targets import is_legal
 from arbiter_scenarios.names import NameError_
 
@@ -44,7 +44,9 @@ def perform(run: Run, action: dict[str, Any], where: str) -> None:
     if unknown:
         raise ActionFailed(f"{where}: unknown action key(s) {sorted(unknown)}")
     if "pass_until" in action:
-        _pass_until(run, str(action["pass_until"]), where)
+        marker = action.get("marker")
+        _pass_until(run, str(action["pass_until"]), where,
+                    int(marker) if marker is not None else None)
         return
     if UNSUPPORTED & set(action):
         raise ActionFailed(f"{where}: {sorted(UNSUPPORTED & set(action))} not supported yet")
@@ -116,20 +118,23 @@ def _sources(run: Run, player: str, refs: list[Any]) -> list[int]:
 def _command(run: Run, player: str, a: dict[str, Any]) -> Command | None:
     s = run.state
     pay = _sources(run, player, list(a["pay"])) if "pay" in a else None
+    marker = int(a["stack"]) if "stack" in a else None
     if "play_land" in a:
-        return PlayLand(player=player, card=_card_in(run, player, str(a["play_land"]), "hand"))
+        return PlayLand(player=player, card=_card_in(run, player, str(a["play_land"]), "hand"),
+                        marker=marker)
     if "cast" in a:
         card = _card_in(run, player, str(a["cast"]), "hand")
         return CastSpell(player=player, card=card, x=int(a.get("x", 0)), pay=pay,
-                         targets=_targets(run, player, list(a.get("targets", [])), card))
+                         targets=_targets(run, player, list(a.get("targets", [])), card),
+                         marker=marker)
     if "activate" in a:
         source = _permanent(run, player, str(a["activate"]))
         refs = list(a.get("targets", []))
         targets = [[t for ref in refs for t in run.names.target(s, str(ref))[:1]]] if refs else []
         return ActivateAbility(player=player, source=source, ability=int(a.get("ability", 0)),
-                               targets=targets, pay=pay)
+                               targets=targets, pay=pay, marker=marker)
     if a.get("pass"):
-        return PassPriority(player=player)
+        return PassPriority(player=player, marker=marker)
     if a.get("concede"):
         return Concede(player=player)
     if "attack" in a:
@@ -220,47 +225,72 @@ def _choose(run: Run, player: str, value: Any) -> Command:
     return ChooseObjects(player=player, choices=chosen)
 
 
-def _pass_until(run: Run, until: str, where: str) -> None:
+def _pass_until(run: Run, until: str, where: str, marker: int | None = None) -> None:
+    """Every player who would get priority passes, in turn order, until the condition
+    holds (docs/scenarios.md). With `marker` only that marker's turn and stack move."""
     if until not in UNTIL:
         raise ActionFailed(f"{where}.pass_until: unknown condition {until!r}")
     s = run.state
+    if marker is not None and marker not in s.markers:
+        raise ActionFailed(f"{where}.marker: no turn marker {marker}")
     # "The current turn" is the one the previous action was made in, even if the game
     # has since moved on without anyone receiving priority (a cleanup discard).
     turns = s.turns_taken if run.action_turn is None else run.action_turn
     run.action_turn = None
-    if _holds_already(run, until):
+    base = (s.markers[marker].turn, s.markers[marker].holder) if marker is not None else None
+    if _holds_already(run, until, marker):
         return
-    for _ in range(100_000):
+    for _ in range(200_000):
         s = run.state
         if s.game_over:
             return
-        m = next(iter(s.markers.values()))
-        p = m.pending
+        numbers = [marker] if marker is not None else sorted(s.markers)
         if until in ("next_turn", "end_of_turn"):
-            if s.turns_taken > turns:
+            if marker is None and s.turns_taken > turns:
+                return
+            if marker is not None and base is not None and (
+                    marker not in s.markers or (s.markers[marker].turn, s.markers[marker].holder)
+                    != base or isinstance(s.markers[marker].pending, Waiting)):
                 return
         elif until == "stack_empty":
-            if isinstance(p, Priority) and not any(mm.stack for mm in s.markers.values()):
+            if all(not s.markers[n].stack for n in numbers if n in s.markers) and any(
+                    isinstance(s.markers[n].pending, Priority) for n in numbers
+                    if n in s.markers):
                 return
-        elif m.step.value == until and isinstance(p, Work) and p.kind == "turn_based_actions":
+        elif any(n in s.markers and s.markers[n].step.value == until
+                 and s.markers[n].pending == Work("turn_based_actions") for n in numbers):
             return
-        if isinstance(p, Work):
-            run.execute(RunEngineWork(marker=m.number))
-        elif isinstance(p, Priority):
-            run.execute(PassPriority(player=p.player, marker=m.number))
-        elif p.kind == "declare_attackers":
-            run.execute(DeclareAttackers(player=p.player, marker=m.number))
-        elif p.kind == "declare_blockers":
-            run.execute(DeclareBlockers(player=p.player, marker=m.number))
-        else:
+        if not _step_one(run, [n for n in numbers if n in s.markers]):
             return  # a decision stops pass_until and waits for the action that makes it
     raise ActionFailed(f"{where}: pass_until {until} did not finish")
 
 
-def _holds_already(run: Run, until: str) -> bool:
+def _step_one(run: Run, numbers: list[int]) -> bool:
+    """Move the first marker that can move: engine work, a pass, or an empty declaration."""
+    for n in numbers:
+        m = run.state.markers[n]
+        p = m.pending
+        if isinstance(p, Work):
+            run.execute(RunEngineWork(marker=n))
+        elif isinstance(p, Priority):
+            run.execute(PassPriority(player=p.player, marker=n))
+        elif isinstance(p, Decision) and p.kind == "declare_attackers":
+            run.execute(DeclareAttackers(player=p.player, marker=n))
+        elif isinstance(p, Decision) and p.kind == "declare_blockers":
+            run.execute(DeclareBlockers(player=p.player, marker=n))
+        elif isinstance(p, Decision):
+            return False
+        else:
+            continue  # waiting (807.4d)
+        return True
+    return False
+
+
+def _holds_already(run: Run, until: str, marker: int | None) -> bool:
     s = run.state
+    markers = [s.markers[marker]] if marker is not None else list(s.markers.values())
     if until == "stack_empty":
-        return not any(m.stack for m in s.markers.values())
+        return not any(m.stack for m in markers)
     if until in ("next_turn", "end_of_turn"):
         return False
-    return any(m.step.value == until for m in s.markers.values())
+    return any(m.step.value == until for m in markers)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from arbiter_core.layers import power_toughness
-from arbiter_core.state import Decision, GameState, Priority
+from arbiter_core.state import Decision, GameState, Priority, Waiting
 from arbiter_core.variants import active_players
 
 if TYPE_CHECKING:
@@ -112,7 +112,8 @@ def run_check(run: Run, check: dict[str, Any], where: str) -> None:
                                       and not s.players[p].lost))
         case "active_players":
             _set_check(where, "active players", value,
-                       [p for m in s.markers.values() for p in active_players(s, m.holder)])
+                       [p for m in s.markers.values() if not isinstance(m.pending, Waiting)
+                        for p in active_players(s, m.holder)])
         case "team_life" | "team_poison":
             if not isinstance(value, dict):
                 raise CheckFailed(f"{where}: {key} needs a mapping of team -> value")

@@ -17,7 +17,7 @@ from arbiter_core.commands import (
     StartGame,
 )
 from arbiter_core.errors import ArbiterError
-from arbiter_core.state import Decision, GameState, Priority, Step, Work
+from arbiter_core.state import Decision, GameState, Priority, Step
 from arbiter_core.variants import KNOWN_VARIANTS, get_variant
 from arbiter_runtime.session import GameSession
 from arbiter_scenarios import actions as act
@@ -75,8 +75,8 @@ def _setup(sc: Any) -> Run:
     unknown = set(sc.options) - SUPPORTED_OPTIONS
     if unknown:
         raise ScenarioFailed(f"options {sorted(unknown)} are not supported yet")
-    if sc.turn_markers:
-        raise ScenarioFailed(f"turn_markers are not supported for {sc.variant}")
+    if sc.turn_markers and sc.variant != "grand_melee":
+        raise ScenarioFailed(f"turn_markers are for grand_melee, not {sc.variant}")
     if (sc.team_life or sc.team_poison) and sc.start is None:
         raise ScenarioFailed("team_life/team_poison set up a position: give `start`")
     session = GameSession(open_store(":memory:"), f"scenario:{sc.name}")
@@ -84,7 +84,7 @@ def _setup(sc: Any) -> Run:
     setup_cards: list[str] = []
     if sc.start is not None:
         players, attachments = [], []
-        bf_index: dict[str, list[tuple[str, int]]] = {}
+        where: list[tuple[str, int] | None] = []  # per setup card: battlefield spot
         for p in sc.players:
             zones: dict[str, list[Any]] = {}
             for zone in p.zone_order:
@@ -93,15 +93,15 @@ def _setup(sc: Any) -> Run:
                 cards = getattr(p, zone)
                 zones[zone] = [c.setup() for c in cards]
                 setup_cards.extend(c.card for c in cards)
-            for i, c in enumerate(p.battlefield):
-                bf_index.setdefault(c.card, []).append((p.name, i))
+                where.extend((p.name, i) if zone == "battlefield" else None
+                             for i in range(len(cards)))
             players.append(PositionPlayer(name=p.name, team=p.team, life=p.life,
                                           poison=p.poison, zones=zones))
         names = Names(setup_cards)
         for p in sc.players:
             for i, c in enumerate(p.battlefield):
                 if c.attached_to is not None:
-                    host = _battlefield_entry(names, bf_index, setup_cards, c.attached_to)
+                    host = _battlefield_entry(names, where, setup_cards, c.attached_to)
                     attachments.append(Attachment(player=p.name, index=i, to_player=host[0],
                                                   to_index=host[1]))
         cmd: Command = SetUpPosition(
@@ -112,7 +112,8 @@ def _setup(sc: Any) -> Run:
             range_of_influence=opts.get("range_of_influence"),
             deploy_creatures=opts.get("deploy_creatures"),
             shared_team_turns=opts.get("shared_team_turns"),
-            team_life=dict(sc.team_life), team_poison=dict(sc.team_poison))
+            team_life=dict(sc.team_life), team_poison=dict(sc.team_poison),
+            markers=dict(sc.turn_markers))
     else:
         for p in sc.players:
             for zone in ("battlefield", "hand", "graveyard", "exile", "command"):
@@ -141,37 +142,41 @@ def _setup(sc: Any) -> Run:
     return run
 
 
-def _battlefield_entry(names: Names, index: dict[str, list[tuple[str, int]]],
+def _battlefield_entry(names: Names, where: list[tuple[str, int] | None],
                        setup_cards: list[str], ref: str) -> tuple[str, int]:
+    """The (player, battlefield index) an `attached_to` names: `Name#k` is the k-th card
+    of that name in setup order over every zone; a bare name the first such permanent."""
     number = names.card_number(ref)
     if number is not None:
-        ref_name = setup_cards[number - 1]
-        entries = index.get(ref_name, [])
-        # the N-th copy in setup order, counted among battlefield copies
-        count = sum(1 for k in range(number) if setup_cards[k] == ref_name)
-        if count - 1 < len(entries):
-            return entries[count - 1]
-        raise ScenarioFailed(f"attached_to: {ref} is not on the battlefield")
-    entries = index.get(ref, [])
-    if not entries:
-        raise ScenarioFailed(f"attached_to: no {ref} on the battlefield")
-    return entries[0]
+        spot = where[number - 1]
+        if spot is None:
+            raise ScenarioFailed(f"attached_to: {ref} is not on the battlefield")
+        return spot
+    for card, spot in zip(setup_cards, where, strict=True):
+        if card == ref and spot is not None:
+            return spot
+    raise ScenarioFailed(f"attached_to: no {ref} on the battlefield")
 
 
 def _to_first_main(run: Run) -> None:
     """CR 103: play on until the starting player first gets priority in the first
     precombat main phase (each player passes before that)."""
-    for _ in range(10_000):
+    for _ in range(100_000):
         run.settle()
         s = run.state
-        m = next(iter(s.markers.values()))
-        p = m.pending
-        if s.game_over or (isinstance(p, Priority) and m.step == Step.PRECOMBAT_MAIN
-                           and p.player == m.holder):
+        if s.game_over:
             return
-        if isinstance(p, Priority):
-            run.execute(PassPriority(player=p.player))
-        elif isinstance(p, Decision | Work):
+        moved = False
+        for m in s.markers.values():
+            p = m.pending
+            if isinstance(p, Priority) and not (m.step == Step.PRECOMBAT_MAIN
+                                                and p.player == m.holder):
+                run.execute(PassPriority(player=p.player, marker=m.number))
+                moved = True
+                break
+            if isinstance(p, Decision):
+                return
+        if not moved:
             return
     raise ScenarioFailed("the game did not reach its first main phase")
 

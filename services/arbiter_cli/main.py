@@ -1,4 +1,5 @@
-"""The `arbiter` command line: play, replay, scenario run."""
+"""The `arbiter` command line: play, replay (board, --explain, --as-scenario), diff,
+scenario run."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from arbiter_cli import play_cmd, replay_cmd, scenario_cmd
+from arbiter_cli import diff_cmd, play_cmd, replay_cmd, scenario_cmd
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Arbiter: multiplayer Magic games as event-sourced services.")
@@ -32,10 +33,30 @@ def replay(
     db: str = typer.Option(..., "--db", help="store: a SQLite path"),
     game: str | None = typer.Option(None, "--game", help="game id (optional with one game)"),
     to: int | None = typer.Option(None, "--to", help="stop after event N (default: all)"),
-    as_json: bool = typer.Option(False, "--json", help="print the board as JSON"),
+    as_json: bool = typer.Option(False, "--json", help="print the board (or the --explain "
+                                                       "rows) as JSON"),
+    explain: bool = typer.Option(False, "--explain",
+                                 help="list events 1..N: summary, cause, actor, CR rule"),
+    as_scenario: bool = typer.Option(False, "--as-scenario",
+                                     help="write the position at N as a scenario YAML"),
+    out: Path | None = typer.Option(None, "--out", help="file for --as-scenario "
+                                                         "(default: stdout)"),
 ) -> None:
     """Rebuild a game's state from its events and print the board at that point."""
-    raise typer.Exit(replay_cmd.run(db=db, game=game, to=to, as_json=as_json))
+    raise typer.Exit(replay_cmd.run(db=db, game=game, to=to, as_json=as_json, explain=explain,
+                                    as_scenario=as_scenario, out=out))
+
+
+@app.command()
+def diff(
+    db: str = typer.Option(..., "--db", help="store: a SQLite path"),
+    game: str | None = typer.Option(None, "--game", help="game id (optional with one game)"),
+    start: int = typer.Option(..., "--from", help="the state after event N"),
+    end: int = typer.Option(..., "--to", help="the state after event M"),
+    as_json: bool = typer.Option(False, "--json", help="print the changes as JSON"),
+) -> None:
+    """What changed between the state after event N and the state after event M."""
+    raise typer.Exit(diff_cmd.run(db=db, game=game, start=start, end=end, as_json=as_json))
 
 
 @scenario_app.command("run")

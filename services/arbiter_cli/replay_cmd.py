@@ -1,8 +1,10 @@
 """`arbiter replay`: rebuild a game's state from its stored events and print the board.
 
 `--to N` stops just after the game's N-th event. The board is the judge's view (hands
-and libraries included); `--json` prints it as one JSON object on stdout. Every error
-is one line on stderr and exit code 2.
+and libraries included); `--json` prints it as one JSON object on stdout.
+`--explain` lists the events 1..N instead (explain_cmd.py); `--as-scenario` writes the
+position at N as a scenario file (scenario_export.py), to `--out FILE` or stdout.
+Every error is one line on stderr and exit code 2.
 """
 
 from __future__ import annotations
@@ -14,110 +16,93 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from arbiter_cli import explain_cmd
+from arbiter_cli.audit import AuditError, apply_checked, guarded, load_log
 from arbiter_cli.board import board_json, render_board
-from arbiter_core.evolve import apply, empty_state
+from arbiter_cli.scenario_export import ExportError, export_scenario
+from arbiter_core.events import Event
+from arbiter_core.evolve import empty_state
 from arbiter_core.hashing import state_hash
 from arbiter_core.state import GameState
-from arbiter_runtime.codec import from_stored
-from arbiter_store import EventStore, StoredEvent, open_store
 
 PROGRESS_THRESHOLD = 2000
 
-
-class ReplayError(Exception):
-    """A one-line message for the user; the command exits with code 2."""
+ReplayError = AuditError  # the name this module used before the audit commands
 
 
-def _local_path(db: str) -> str | None:
-    """The file a store URL names, or None for an in-memory or non-file store."""
-    if db in (":memory:", "sqlite://", "sqlite:///:memory:"):
-        return None
-    if db.lower().startswith("sqlite:///"):
-        return db[len("sqlite:///"):]
-    if "://" in db:
-        return None
-    return db
-
-
-def _open(db: str) -> EventStore:
-    path = _local_path(db)
-    if path is not None and not Path(path).is_file():
-        raise ReplayError(f"no event store at {db!r} (file not found)")
-    try:
-        return open_store(db)
-    except Exception as e:  # StoreError, ValueError, OSError: all reported the same way
-        raise ReplayError(f"cannot open store {db!r}: {e}") from e
-
-
-def _pick_game(store: EventStore, db: str, game: str | None) -> str:
-    ids = store.stream_ids()
-    listing = ", ".join(ids) if ids else "none"
-    if game is None:
-        if len(ids) == 1:
-            return ids[0]
-        if not ids:
-            raise ReplayError(f"the store {db!r} holds no games")
-        raise ReplayError(f"the store {db!r} holds {len(ids)} games; pass --game, one of: "
-                          f"{listing}")
-    if game not in ids:
-        raise ReplayError(f"no game {game!r} in {db!r}; games: {listing}")
-    return game
-
-
-def _rebuild(events: list[StoredEvent], err: Console) -> GameState:
+def _rebuild(events: list[Event], err: Console) -> GameState:
     state = empty_state()
     if len(events) <= PROGRESS_THRESHOLD:
-        for stored in events:
-            _apply(state, stored)
+        for e in events:
+            apply_checked(state, e)
         return state
     with Progress(TextColumn("[bold]replaying"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=err, transient=True) as progress:
         task = progress.add_task("replay", total=len(events))
-        for i, stored in enumerate(events, 1):
-            _apply(state, stored)
+        for i, e in enumerate(events, 1):
+            apply_checked(state, e)
             if i % 500 == 0 or i == len(events):
                 progress.update(task, completed=i)
     return state
 
 
-def _apply(state: GameState, stored: StoredEvent) -> None:
-    try:
-        apply(state, from_stored(stored))
-    except Exception as e:  # a log this engine cannot replay: report, don't crash
-        first = str(e).splitlines()[0] if str(e) else type(e).__name__
-        raise ReplayError(f"cannot replay event {stored.version} ({stored.type}): "
-                          f"{first}") from e
+def run(db: str, game: str | None, to: int | None, as_json: bool, explain: bool = False,
+        as_scenario: bool = False, out: Path | None = None) -> int:
+    if explain and as_scenario:
+        return _refuse("--explain and --as-scenario cannot be used together")
+    if out is not None and not as_scenario:
+        return _refuse("--out is for --as-scenario")
+    if explain:
+        return explain_cmd.run(db=db, game=game, to=to, as_json=as_json)
+    if as_scenario:
+        if as_json:
+            return _refuse("--as-scenario writes YAML; --json does not apply")
+        return guarded(lambda: _scenario(db, game, to, out))
+    return guarded(lambda: _board(db, game, to, as_json))
 
 
-def run(db: str, game: str | None, to: int | None, as_json: bool) -> int:
-    out = Console()
-    err = Console(stderr=True)
-    try:
-        store = _open(db)
-        with store:
-            gid = _pick_game(store, db, game)
-            total = store.stream_version(gid)
-            n = total if to is None else to
-            if n < 0:
-                raise ReplayError(f"--to must be 0 or more, got {n}")
-            if n > total:
-                raise ReplayError(f"--to {n} is beyond the end: game {gid!r} has "
-                                  f"{total} events")
-            events = store.read_stream(gid, 1, n) if n > 0 else []
-            state = _rebuild(events, err)
-    except ReplayError as e:
-        err.print(f"[red]error:[/red] {escape(str(e))}", soft_wrap=True, highlight=False)
-        return 2
-    except Exception as e:  # the store failed while reading: still one line
-        err.print(f"[red]error:[/red] {escape(type(e).__name__)}: {escape(str(e))}",
-                  soft_wrap=True, highlight=False)
-        return 2
+def _refuse(message: str) -> int:
+    def body() -> int:
+        raise AuditError(message)
+
+    return guarded(body)
+
+
+def _board(db: str, game: str | None, to: int | None, as_json: bool) -> int:
+    log = load_log(db, game, to)
+    state = _rebuild(log.events, Console(stderr=True))
+    n = len(log.events)
     digest = state_hash(state)
     if as_json:
-        print(json.dumps({"game": gid, "event": n, "total": total, "state_hash": digest,
-                          "state": board_json(state)}))
+        print(json.dumps({"game": log.game, "event": n, "total": log.total,
+                          "state_hash": digest, "state": board_json(state)}))
         return 0
-    out.print(f"game [bold]{escape(gid)}[/bold]  event {n} of {total}  state hash {digest}",
-              soft_wrap=True, highlight=False)
+    out = Console()
+    out.print(f"game [bold]{escape(log.game)}[/bold]  event {n} of {log.total}  "
+              f"state hash {digest}", soft_wrap=True, highlight=False)
     out.print(render_board(state))
+    return 0
+
+
+def _scenario(db: str, game: str | None, to: int | None, out: Path | None) -> int:
+    log = load_log(db, game, to)
+    state = _rebuild(log.events, Console(stderr=True))
+    n = len(log.events)
+    try:
+        exported = export_scenario(state, f"{log.game} at event {n}")
+    except ExportError as e:
+        raise AuditError(f"cannot export event {n} as a scenario: {e}") from e
+    err = Console(stderr=True)
+    for w in exported.warnings:
+        err.print(f"[yellow]warning:[/yellow] {escape(w)}", soft_wrap=True, highlight=False)
+    text = exported.text()
+    if out is None:
+        print(text, end="")
+        return 0
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise AuditError(f"cannot write {str(out)!r}: {e.strerror or e}") from e
+    err.print(f"scenario written to {escape(str(out))} (position after event {n} of "
+              f"{log.total})", soft_wrap=True, highlight=False)
     return 0

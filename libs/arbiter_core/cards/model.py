@@ -221,6 +221,7 @@ class GainKeyword(_Data):
     keyword: Keyword
     target: TargetRef = 0
     until_end_of_turn: bool = True
+    reminder: bool = False  # the Oracle prints reminder text (CR 207.2a)
 
 
 class SearchOntoBattlefield(_Data):
@@ -449,6 +450,7 @@ class EnchantAbility(_Data):
 
     kind: Literal["enchant"] = "enchant"
     what: Literal["creature"] = "creature"
+    reminder: bool = False  # the Oracle prints reminder text (CR 207.2a)
 
 
 class EquipAbility(_Data):

@@ -13,30 +13,48 @@ from arbiter_core.cards.model import (
     Ability,
     ActivatedAbility,
     AddMana,
+    BecomeCreature,
     CantAttackOrBlock,
+    CantAttackYouIfChosenColorWithoutFlying,
+    CantLose,
     CardDefinition,
+    ChooseColorAsEnters,
     Cost,
     CounterTarget,
+    CreateTokenForThatController,
     CreateTokens,
     DealDamage,
     Destroy,
     Discard,
+    DoubleLife,
     DrawCards,
     Effect,
     EnchantAbility,
     EquipAbility,
+    ExileUntilNextEndStep,
     ExtraTurn,
+    GainControl,
+    GainKeyword,
+    GainLifePerLifeLost,
     Keyword,
     KeywordAbility,
+    LifeBecomesLowest,
+    LoseGame,
     ModifyPowerToughness,
+    NoLossForZeroLife,
+    OpponentsCantWin,
     PreventCombatDamage,
     ReturnToHand,
+    SearchOntoBattlefield,
+    ShuffleIntoLibrary,
     SpellAbility,
     StaticAbility,
     TargetKind,
     TargetSpec,
     TokenSpec,
     TriggeredAbility,
+    Untap,
+    WinGame,
 )
 
 
@@ -82,6 +100,15 @@ _GOBLIN = TokenSpec(
     colors=("R",),
     types=("Creature",),
     subtypes=("Goblin",),
+    power=1,
+    toughness=1,
+)
+
+_MYR = TokenSpec(
+    name="Myr Token",  # CR 111.4
+    colors=(),
+    types=("Artifact", "Creature"),
+    subtypes=("Myr",),
     power=1,
     toughness=1,
 )
@@ -213,6 +240,102 @@ _DEFINITIONS: tuple[CardDefinition, ...] = (
             event="each_draw_step",
             if_untapped=True,  # intervening "if" clause, CR 603.4
             effects=(DrawCards(who="that_player"),),
+        ),
+    ),
+    # ------------------------------------------------ multiplayer cards (CR 800-810)
+    _card(
+        "Teferi's Moat",
+        StaticAbility(effects=(ChooseColorAsEnters(),)),  # CR 614.12
+        StaticAbility(effects=(CantAttackYouIfChosenColorWithoutFlying(),)),
+    ),
+    _card(
+        "Platinum Angel",
+        _kw("flying"),
+        StaticAbility(effects=(CantLose(), OpponentsCantWin())),
+    ),
+    _card(
+        "Transcendence",
+        StaticAbility(effects=(NoLossForZeroLife(),)),
+        TriggeredAbility(event="life_20_or_more", effects=(LoseGame(),)),  # CR 603.8
+        TriggeredAbility(event="you_lose_life", effects=(GainLifePerLifeLost(per_point=2),)),
+    ),
+    _card(
+        "Beacon of Immortality",
+        _spell(DoubleLife(target=0), ShuffleIntoLibrary(), targets=_target("player")),
+    ),
+    _card(
+        "Test of Endurance",
+        TriggeredAbility(
+            event="your_upkeep",
+            if_life_at_least=50,  # intervening "if" clause, CR 603.4
+            effects=(WinGame(),),
+        ),
+    ),
+    _card(
+        "Lurking Evil",
+        ActivatedAbility(
+            cost=Cost(pay_half_life=True),
+            effects=(
+                BecomeCreature(
+                    power=4,
+                    toughness=4,
+                    subtypes=("Phyrexian", "Horror"),
+                    keywords=("flying",),
+                ),
+            ),
+        ),
+    ),
+    _card("Repay in Kind", _spell(LifeBecomesLowest())),
+    _card(
+        "Ray of Command",
+        _spell(
+            Untap(target=0),
+            GainControl(subject="target", target=0, until_end_of_turn=True, tap_when_lost=True),
+            GainKeyword(keyword="haste", target=0),
+            targets=_target("creature_an_opponent_controls"),
+        ),
+    ),
+    _card(
+        "Persuasion",
+        EnchantAbility(what="creature", reminder=True),
+        StaticAbility(effects=(GainControl(subject="enchanted"),)),
+    ),
+    _card(
+        "Mind Control",
+        EnchantAbility(what="creature"),
+        StaticAbility(effects=(GainControl(subject="enchanted"),)),
+    ),
+    _card(
+        "Bribery",
+        _spell(
+            SearchOntoBattlefield(target=0, card_type="Creature"),
+            targets=_target("opponent"),
+        ),
+    ),
+    _card(
+        "Act of Treason",
+        _spell(
+            GainControl(subject="target", target=0, until_end_of_turn=True),
+            Untap(target=0),
+            GainKeyword(keyword="haste", target=0, reminder=True),
+            targets=_target("creature"),
+        ),
+    ),
+    _card(
+        "Genesis Chamber",
+        TriggeredAbility(
+            event="nontoken_creature_enters",
+            if_untapped=True,  # intervening "if" clause, CR 603.4
+            effects=(CreateTokenForThatController(token=_MYR),),
+        ),
+    ),
+    _card(
+        "Astral Slide",
+        TriggeredAbility(
+            event="player_cycles",
+            optional=True,
+            targets=_target("creature"),
+            effects=(ExileUntilNextEndStep(target=0),),
         ),
     ),
 )

@@ -12,6 +12,11 @@ what the card says. Layout rules, chosen to reproduce Oracle wording:
 * The card refers to itself by name (CR 201.5).
 * The mana ability a basic land type grants (CR 305.6) is rules text the card has
   anyway, so the Oracle prints it as reminder text, in parentheses: "({T}: Add {G}.)".
+* Effects are sentences in order. A target is named in full the first time ("target
+  creature"), then "it" within the same sentence or right after a sentence that said
+  "that creature", otherwise "that creature". A few pairs of effects share one sentence,
+  joined with "and" ("Untap target creature ... and gain control of it"). Delayed
+  triggers an effect sets up (CR 603.7) are written after all the effects.
 """
 
 from __future__ import annotations
@@ -24,32 +29,51 @@ from arbiter_core.cards.model import (
     AddMana,
     Amount,
     Attach,
+    BecomeCreature,
     CantAttackOrBlock,
+    CantAttackYouIfChosenColorWithoutFlying,
+    CantLose,
     CardDefinition,
+    ChooseColorAsEnters,
     Cost,
     CounterTarget,
+    CreateTokenForThatController,
     CreateTokens,
     DealDamage,
     Destroy,
     Discard,
+    DoubleLife,
     DrawCards,
     Effect,
     EnchantAbility,
     EquipAbility,
+    ExileUntilNextEndStep,
     ExtraTurn,
+    GainControl,
+    GainKeyword,
+    GainLifePerLifeLost,
     Keyword,
     KeywordAbility,
+    LifeBecomesLowest,
+    LoseGame,
     ModifyPowerToughness,
+    NoLossForZeroLife,
+    OpponentsCantWin,
     PlayerRef,
     PreventCombatDamage,
     PTSubject,
     ReturnToHand,
+    SearchOntoBattlefield,
+    ShuffleIntoLibrary,
     SpellAbility,
     StaticAbility,
     TargetKind,
     TargetSpec,
     TokenSpec,
     TriggeredAbility,
+    TriggerEvent,
+    Untap,
+    WinGame,
 )
 
 __all__ = ["render_ability", "render_oracle"]
@@ -67,6 +91,11 @@ KEYWORD_NAMES: dict[Keyword, str] = {
     "trample": "trample",
     "deathtouch": "deathtouch",
     "lifelink": "lifelink",
+}
+
+# Reminder text for a keyword an effect grants until end of turn (CR 207.2a).
+GRANTED_REMINDERS: dict[Keyword, str] = {
+    "haste": "It can attack and {T} this turn.",
 }
 
 # Reminder text as the Oracle prints it for each keyword (CR 207.2a).
@@ -116,6 +145,40 @@ TARGET_NOUNS: dict[TargetKind, tuple[str, str]] = {
         "creature card from your graveyard",
         "creature cards from your graveyard",
     ),
+    "opponent": ("opponent", "opponents"),
+    "creature_an_opponent_controls": (
+        "creature an opponent controls",
+        "creatures your opponents control",
+    ),
+}
+
+# How a target already named is referred back to: "that creature", "that player".
+TARGET_REFERENCE_NOUNS: dict[TargetKind, str] = {
+    "any": "permanent or player",
+    "creature": "creature",
+    "player": "player",
+    "player_or_planeswalker": "player or planeswalker",
+    "spell": "spell",
+    "artifact_or_enchantment": "permanent",
+    "creature_card_in_your_graveyard": "card",
+    "opponent": "player",
+    "creature_an_opponent_controls": "creature",
+}
+
+TRIGGER_PHRASES: dict[TriggerEvent, str] = {
+    "deals_damage_to_opponent": "Whenever {name} deals damage to an opponent",
+    "each_draw_step": "At the beginning of each player's draw step",
+    "your_upkeep": "At the beginning of your upkeep",
+    "you_lose_life": "Whenever you lose life",
+    "life_20_or_more": "When you have 20 or more life",  # a state trigger, CR 603.8
+    "nontoken_creature_enters": "Whenever a nontoken creature enters the battlefield",
+    "player_cycles": "Whenever a player cycles a card",
+}
+
+# Reminder text the Oracle prints after a trigger on this event (CR 207.2a): losing
+# life includes damage dealt to you (CR 120.3a).
+TRIGGER_REMINDERS: dict[TriggerEvent, str] = {
+    "you_lose_life": "Damage dealt to you causes you to lose life.",
 }
 
 PT_SUBJECTS: dict[PTSubject, str] = {
@@ -141,6 +204,14 @@ def _number(n: int) -> str:
     return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
 
 
+def _indefinite_article(word: str) -> str:
+    """ "a" or "an" by sound: "an 8/8", "an 11/11", "an artifact", "a 1/1"."""
+    spoken = word.split("/", 1)[0]
+    if spoken.isdigit():
+        return "an" if spoken.startswith("8") or spoken in ("11", "18") else "a"
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
 def _count_noun(n: int, singular: str, plural: str, *, article: str = "a") -> str:
     """Counted noun: "a card", "two cards"."""
     return f"{article} {singular}" if n == 1 else f"{_number(n)} {plural}"
@@ -158,6 +229,8 @@ def _cost(cost: Cost) -> str:
     parts = [_mana_symbols(cost.mana)] if cost.mana else []
     if cost.tap:
         parts.append("{T}")
+    if cost.pay_half_life:
+        parts.append("Pay half your life, rounded up")  # CR 119.4
     return ", ".join(parts)
 
 
@@ -184,19 +257,56 @@ def _target_phrase(spec: TargetSpec) -> str:
 
 
 class _Context:
-    """What an effect's wording depends on besides the effect itself."""
+    """What an effect's wording depends on besides the effect itself.
+
+    It also tracks how each target was last referred to, so that later effects say
+    "that creature" or "it" (see the module doc), and collects the sentences that are
+    written after all the effects (delayed triggers, CR 603.7).
+    """
 
     def __init__(
-        self, card: CardDefinition, targets: Sequence[TargetSpec], *, additional_draw: bool
+        self,
+        card: CardDefinition,
+        targets: Sequence[TargetSpec],
+        *,
+        additional_draw: bool = False,
+        optional: bool = False,
     ) -> None:
         self.name = card.name
         self.targets = targets
         self.additional_draw = additional_draw
+        self.optional = optional
+        self.sentence = 0
+        self.afterwords: list[str] = []
+        # target index -> (sentence number, "full" | "that" | "it") of its last mention
+        self._mentions: dict[int, tuple[int, str]] = {}
 
-    def target(self, index: int) -> str:
+    def _spec(self, index: int) -> TargetSpec:
         if not 0 <= index < len(self.targets):
             raise ValueError(f"{self.name}: effect refers to missing target {index}")
-        return _target_phrase(self.targets[index])
+        return self.targets[index]
+
+    def target(self, index: int) -> str:
+        """The target named in full: "target creature"."""
+        phrase = _target_phrase(self._spec(index))
+        self._mentions[index] = (self.sentence, "full")
+        return phrase
+
+    def noun(self, index: int) -> str:
+        """The noun for referring back to the target: "creature", "player"."""
+        return TARGET_REFERENCE_NOUNS[self._spec(index).kind]
+
+    def ref(self, index: int) -> str:
+        """The target named in full the first time, afterwards "it" or "that creature"."""
+        mention = self._mentions.get(index)
+        if mention is None:
+            return self.target(index)
+        sentence, form = mention
+        if sentence == self.sentence or form == "that":
+            self._mentions[index] = (self.sentence, "it")
+            return "it"
+        self._mentions[index] = (self.sentence, "that")
+        return f"that {self.noun(index)}"
 
 
 def _amount(amount: Amount) -> str:
@@ -215,8 +325,16 @@ def _token(spec: TokenSpec, count: Amount) -> str:
     types = " ".join(t.lower() for t in spec.types)
     body = f"{spec.power}/{spec.toughness} {colors} {' '.join(spec.subtypes)} {types}"
     if isinstance(count, int):
-        return _count_noun(count, f"{body} token", f"{body} tokens")
+        article = _indefinite_article(body)
+        return _count_noun(count, f"{body} token", f"{body} tokens", article=article)
     return f"X {body} tokens"
+
+
+def _and_list(items: Sequence[str]) -> str:
+    """ "a", "a and b", "a, b, and c"."""
+    if len(items) <= 2:
+        return " and ".join(items)
+    return f"{', '.join(items[:-1])}, and {items[-1]}"
 
 
 def _player_verb(who: PlayerRef, verb: str) -> str:
@@ -286,7 +404,83 @@ def _effect(effect: Effect, ctx: _Context) -> str:
         return "take an extra turn after this one."
     if isinstance(effect, Attach):
         return f"attach {ctx.name} to {ctx.target(effect.target)}."
+    return _multiplayer_effect(effect, ctx)
+
+
+def _multiplayer_effect(effect: Effect, ctx: _Context) -> str:
+    """Wording for the control, life-total and game-result effects (CR 613.1b, 119, 104)."""
+    if isinstance(effect, GainControl):
+        if effect.subject == "enchanted":
+            return "you control enchanted creature."
+        if effect.tap_when_lost:
+            # A delayed triggered ability (CR 603.7), written after the other effects.
+            noun = ctx.noun(effect.target)
+            ctx.afterwords.append(f"When you lose control of the {noun}, tap it.")
+        duration = " until end of turn" if effect.until_end_of_turn else ""
+        return f"gain control of {ctx.ref(effect.target)}{duration}."
+    if isinstance(effect, Untap):
+        return f"untap {ctx.ref(effect.target)}."
+    if isinstance(effect, GainKeyword):
+        duration = " until end of turn" if effect.until_end_of_turn else ""
+        text = f"{ctx.ref(effect.target)} gains {KEYWORD_NAMES[effect.keyword]}{duration}."
+        if effect.reminder and effect.keyword in GRANTED_REMINDERS:
+            text += f" ({GRANTED_REMINDERS[effect.keyword]})"
+        return text
+    if isinstance(effect, SearchOntoBattlefield):
+        player = ctx.ref(effect.target)
+        card_type = effect.card_type.lower()
+        return (
+            f"search {player}'s library for {_indefinite_article(card_type)} {card_type} card "
+            "and put that card onto the battlefield under your control. "
+            f"Then that {ctx.noun(effect.target)} shuffles."
+        )
+    if isinstance(effect, DoubleLife):
+        return f"double {ctx.ref(effect.target)}'s life total."
+    if isinstance(effect, ShuffleIntoLibrary):
+        return f"shuffle {ctx.name} into its owner's library."
+    if isinstance(effect, LifeBecomesLowest):
+        return "each player's life total becomes the lowest life total among all players."
+    if isinstance(effect, WinGame):
+        return "you win the game."
+    if isinstance(effect, LoseGame):
+        return "you lose the game."
+    if isinstance(effect, GainLifePerLifeLost):
+        return f"you gain {effect.per_point} life for each 1 life you lost."
+    if isinstance(effect, BecomeCreature):
+        body = " ".join((f"{effect.power}/{effect.toughness}", *effect.subtypes, "creature"))
+        keywords = [KEYWORD_NAMES[k] for k in effect.keywords]
+        with_keywords = f" with {_and_list(keywords)}" if keywords else ""
+        return f"{ctx.name} becomes {_indefinite_article(body)} {body}{with_keywords}."
+    if isinstance(effect, CreateTokenForThatController):
+        return f"that creature's controller creates {_token(effect.token, 1)}."
+    if isinstance(effect, CantLose):
+        return "you can't lose the game."
+    if isinstance(effect, OpponentsCantWin):
+        return "your opponents can't win the game."
+    if isinstance(effect, NoLossForZeroLife):
+        return "you don't lose the game for having 0 or less life."  # not CR 704.5a
+    if isinstance(effect, CantAttackYouIfChosenColorWithoutFlying):
+        return "creatures of the chosen color without flying can't attack you."
+    if isinstance(effect, ChooseColorAsEnters):
+        return f"as {ctx.name} enters the battlefield, choose a color."  # CR 614.12
+    if isinstance(effect, ExileUntilNextEndStep):
+        exiled = f"exile {ctx.ref(effect.target)}."
+        # After "you may", the return depends on the exile having happened (CR 603.5).
+        then = "If you do, return" if ctx.optional else "Return"
+        return (
+            f"{exiled} {then} that card to the battlefield under its owner's control "
+            "at the beginning of the next end step."
+        )
     raise TypeError(f"no wording for effect {effect!r}")
+
+
+def _shares_sentence(previous: Effect, effect: Effect) -> bool:
+    """Whether `effect` continues `previous`'s sentence after "and"."""
+    if isinstance(previous, Untap) and isinstance(effect, GainControl):
+        # "Untap target creature ... and gain control of it"
+        return effect.subject == "target" and effect.target == previous.target
+    # "You can't lose the game and your opponents can't win the game."
+    return isinstance(previous, CantLose) and isinstance(effect, OpponentsCantWin)
 
 
 def _effects(
@@ -295,9 +489,26 @@ def _effects(
     targets: Sequence[TargetSpec] = (),
     *,
     additional_draw: bool = False,
+    optional: bool = False,
 ) -> str:
-    ctx = _Context(card, targets, additional_draw=additional_draw)
-    return " ".join(_effect(effect, ctx) for effect in effects)
+    """The effects as sentences, the first one starting lowercase (see module doc)."""
+    ctx = _Context(card, targets, additional_draw=additional_draw, optional=optional)
+    sentences: list[str] = []
+    previous: Effect | None = None
+    for effect in effects:
+        joined = previous is not None and _shares_sentence(previous, effect)
+        if previous is not None and not joined:
+            ctx.sentence += 1
+        text = _effect(effect, ctx)
+        if joined:
+            sentences[-1] = f"{sentences[-1].removesuffix('.')} and {text}"
+        else:
+            sentences.append(text if not sentences else _capitalise(text))
+        previous = effect
+    sentences.extend(ctx.afterwords)
+    if optional:
+        sentences[0] = f"you may {sentences[0]}"  # CR 603.5
+    return " ".join(sentences)
 
 
 def _is_intrinsic_mana_ability(ability: Ability, card: CardDefinition) -> bool:
@@ -348,17 +559,33 @@ def render_ability(ability: Ability, card: CardDefinition) -> str:
             text = f"({text})"  # reminder text for CR 305.6
         return text
     if isinstance(ability, TriggeredAbility):
-        if ability.event == "deals_damage_to_opponent":
-            trigger = f"Whenever {card.name} deals damage to an opponent"
-        else:
-            trigger = "At the beginning of each player's draw step"
-        condition = f", if {card.name} is untapped" if ability.if_untapped else ""
-        effects = _effects(ability.effects, card, additional_draw=ability.event == "each_draw_step")
-        return f"{trigger}{condition}, {effects}"
+        trigger = TRIGGER_PHRASES[ability.event].format(name=card.name)
+        # Intervening "if" clauses (CR 603.4).
+        conditions: list[str] = []
+        if ability.if_untapped:
+            conditions.append(f"{card.name} is untapped")
+        if ability.if_life_at_least is not None:
+            conditions.append(f"you have {ability.if_life_at_least} or more life")
+        condition = f", if {' and '.join(conditions)}" if conditions else ""
+        effects = _effects(
+            ability.effects,
+            card,
+            ability.targets,
+            additional_draw=ability.event == "each_draw_step",
+            optional=ability.optional,
+        )
+        text = f"{trigger}{condition}, {effects}"
+        reminder = TRIGGER_REMINDERS.get(ability.event)
+        return f"{text} ({reminder})" if reminder else text
     if isinstance(ability, StaticAbility):
         return _capitalise(_effects(ability.effects, card))
     if isinstance(ability, EnchantAbility):
-        return f"Enchant {ability.what}"  # CR 702.5a
+        text = f"Enchant {ability.what}"  # CR 702.5a
+        if ability.reminder:
+            text += (f" (Target {_indefinite_article(ability.what)} {ability.what} as you cast "
+                     "this. This card enters the battlefield attached to that "
+                     f"{ability.what}.)")
+        return text
     if isinstance(ability, EquipAbility):
         return f"Equip {_cost(ability.cost)}"  # CR 702.6a
     raise TypeError(f"no wording for ability {ability!r}")

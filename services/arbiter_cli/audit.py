@@ -1,0 +1,190 @@
+"""What the judge's audit commands share: opening a store, picking a game, reading its
+log up to an event, rebuilding states, naming objects, and reporting errors as one line
+on stderr with exit code 2 (never a traceback).
+
+Used by `arbiter replay` (board, `--explain`, `--as-scenario`) and `arbiter diff`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+
+from arbiter_core.events import Event
+from arbiter_core.evolve import apply, empty_state
+from arbiter_core.state import GameState
+from arbiter_runtime.codec import from_stored
+from arbiter_store import EventStore, StoredEvent, open_store
+
+ENGINE_COMMAND = "RunEngineWork"
+
+
+class AuditError(Exception):
+    """A one-line message for the user; the command exits with code 2."""
+
+
+def local_path(db: str) -> str | None:
+    """The file a store URL names, or None for an in-memory or non-file store."""
+    if db in (":memory:", "sqlite://", "sqlite:///:memory:"):
+        return None
+    if db.lower().startswith("sqlite:///"):
+        return db[len("sqlite:///"):]
+    if "://" in db:
+        return None
+    return db
+
+
+def open_checked(db: str) -> EventStore:
+    """Open an existing store (a missing SQLite file is an error, and is not created)."""
+    path = local_path(db)
+    if path is not None and not Path(path).is_file():
+        raise AuditError(f"no event store at {db!r} (file not found)")
+    try:
+        return open_store(db)
+    except Exception as e:  # StoreError, ValueError, OSError: all reported the same way
+        raise AuditError(f"cannot open store {db!r}: {e}") from e
+
+
+def pick_game(store: EventStore, db: str, game: str | None) -> str:
+    ids = store.stream_ids()
+    listing = ", ".join(ids) if ids else "none"
+    if game is None:
+        if len(ids) == 1:
+            return ids[0]
+        if not ids:
+            raise AuditError(f"the store {db!r} holds no games")
+        raise AuditError(f"the store {db!r} holds {len(ids)} games; pass --game, one of: "
+                         f"{listing}")
+    if game not in ids:
+        raise AuditError(f"no game {game!r} in {db!r}; games: {listing}")
+    return game
+
+
+def check_event_number(n: int, total: int, gid: str, option: str = "--to") -> None:
+    if n < 0:
+        raise AuditError(f"{option} must be 0 or more, got {n}")
+    if n > total:
+        raise AuditError(f"{option} {n} is beyond the end: game {gid!r} has {total} events")
+
+
+@dataclass(frozen=True)
+class Log:
+    """A game's stored events 1..N (`stored`) and the same as core events (`events`)."""
+
+    game: str
+    total: int
+    stored: list[StoredEvent]
+    events: list[Event]
+
+    @property
+    def engine_made(self) -> list[bool]:
+        return [e.metadata.get("command") == ENGINE_COMMAND for e in self.stored]
+
+
+def decode(stored: StoredEvent) -> Event:
+    try:
+        return from_stored(stored)
+    except Exception as e:  # a log this engine cannot read: report, don't crash
+        raise AuditError(f"cannot read event {stored.version} ({stored.type}): "
+                         f"{first_line(e)}") from e
+
+
+def load_log(db: str, game: str | None, to: int | None, option: str = "--to") -> Log:
+    """Read a game's events 1..`to` (default: all) from the store at `db`."""
+    store = open_checked(db)
+    with store:
+        gid = pick_game(store, db, game)
+        total = store.stream_version(gid)
+        n = total if to is None else to
+        check_event_number(n, total, gid, option)
+        stored = list(store.read_stream(gid, 1, n)) if n > 0 else []
+    return Log(gid, total, stored, [decode(s) for s in stored])
+
+
+def apply_checked(state: GameState, event: Event) -> None:
+    try:
+        apply(state, event)
+    except Exception as e:  # a log this engine cannot replay
+        raise AuditError(f"cannot replay event {state.version} ({event.type}): "
+                         f"{first_line(e)}") from e
+
+
+def states_at(events: Iterable[Event], versions: Iterable[int]) -> dict[int, GameState]:
+    """The states just after each of `versions` (0 is the empty state before event 1)."""
+    wanted = set(versions)
+    out: dict[int, GameState] = {}
+    state = empty_state()
+    if 0 in wanted:
+        out[0] = state.clone()
+    for e in events:
+        if len(out) == len(wanted):
+            break
+        apply_checked(state, e)
+        if state.version in wanted:
+            out[state.version] = state.clone()
+    return out
+
+
+def wide_console() -> Console:
+    """stdout; when it is not a terminal (a pipe, a file, a test), 160 columns wide so
+    tables are not squeezed to the 80-column default."""
+    console = Console()
+    if not console.is_terminal:
+        console.width = 160
+    return console
+
+
+def first_line(e: BaseException) -> str:
+    text = str(e)
+    return text.splitlines()[0] if text else type(e).__name__
+
+
+def guarded(body: Callable[[], int]) -> int:
+    """Run a command body; any error becomes one line on stderr and exit code 2."""
+    err = Console(stderr=True)
+    try:
+        return body()
+    except AuditError as e:
+        err.print(f"[red]error:[/red] {escape(str(e))}", soft_wrap=True, highlight=False)
+    except Exception as e:  # the store or a file failed: still one line
+        err.print(f"[red]error:[/red] {escape(type(e).__name__)}: {escape(first_line(e))}",
+                  soft_wrap=True, highlight=False)
+    return 2
+
+
+class Namer:
+    """Names objects "Grizzly Bears (#41)", remembering every object id it has seen, so
+    an id that no longer exists (last known information) is still named."""
+
+    def __init__(self) -> None:
+        self.names: dict[int, str] = {}
+
+    def learn(self, state: GameState) -> None:
+        for oid, o in state.objects.items():
+            self.names[oid] = o.name
+        for item in state.stack_items.values():
+            self.names.setdefault(item.id, item.source_name)
+
+    def name(self, oid: int | None) -> str:
+        if oid is None:
+            return "?"
+        return self.names.get(oid, "object")
+
+    def __call__(self, oid: int | None) -> str:
+        if oid is None:
+            return "?"
+        return f"{self.name(oid)} (#{oid})"
+
+    def target(self, raw: str) -> str:
+        """A target as the stack writes it: "p:<player>" or "o:<id>"."""
+        kind, _, value = raw.partition(":")
+        if kind == "p":
+            return value
+        try:
+            return self(int(value))
+        except ValueError:
+            return raw
