@@ -26,8 +26,9 @@ from typing import Any
 from arbiter_core.commands import RunEngineWork
 from arbiter_core.decide import decide
 from arbiter_core.errors import ArbiterError
-from arbiter_core.events import Event
+from arbiter_core.events import Event, StateCheckpointed
 from arbiter_core.evolve import apply, empty_state
+from arbiter_core.hashing import state_hash
 from arbiter_core.state import GameState, Work
 
 
@@ -105,7 +106,12 @@ def walk(events: Sequence[Event], engine_made: Sequence[bool] | None = None,
                                           "current engine owes no work")
             if player_start is None:
                 player_start = i
-            apply(state, events[i])
+            stored = events[i]
+            if isinstance(stored, StateCheckpointed) and stored.state_hash != state_hash(state):
+                return batches, _diverged(events, i, None, None, None,
+                                          "the rebuilt state's hash differs from the "
+                                          "stored checkpoint")
+            apply(state, stored)
             i += 1
             continue
         if player_start is not None:

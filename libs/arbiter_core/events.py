@@ -125,6 +125,16 @@ class DrawFromEmptyLibraryAttempted(_Event):
     player: str
 
 
+class StateCheckpointed(_Event):
+    """The canonical state hash as a turn is about to begin (every turn): a replay, or
+    another engine version, finds the first turn where its state differs. Cites 500.1
+    (a new turn begins); it changes nothing in the game."""
+
+    type: Literal["StateCheckpointed"] = "StateCheckpointed"
+    marker: int
+    state_hash: str
+
+
 class TurnBegan(_Event):
     type: Literal["TurnBegan"] = "TurnBegan"
     marker: int
@@ -473,6 +483,7 @@ Event = Annotated[
     | LibraryShuffled
     | CardDrawn
     | DrawFromEmptyLibraryAttempted
+    | StateCheckpointed
     | TurnBegan
     | StepBegan
     | PermanentsUntapped

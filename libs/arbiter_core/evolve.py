@@ -228,6 +228,8 @@ def apply(s: GameState, e: ev.Event) -> None:
                     _set_obj(s, oid, sick=False)
             s.turns_taken += 1
             s.influence = influence.compute(s)  # CR 801.2c
+        case ev.StateCheckpointed():
+            pass  # a check on replay, not a change
         case ev.StepBegan():
             _set_marker(s, e.marker, step=Step(e.step), passed=(),
                         pending=Work("turn_based_actions"))

@@ -16,6 +16,11 @@ class Txn:
         self.rng = Rng(state.seed, state.version)
 
     def emit(self, event: ev.Event) -> None:
+        if isinstance(event, ev.TurnBegan):
+            from arbiter_core.hashing import state_hash
+
+            self.emit(ev.StateCheckpointed(marker=event.marker, state_hash=state_hash(self.s),
+                                           rule="500.1"))
         apply(self.s, event)
         self.events.append(event)
         # Imported here: triggers reads events this module records (no import cycle).
