@@ -22,10 +22,18 @@ def play(
     variant: str = typer.Option("free_for_all", "--variant"),
     db: Path = typer.Option(Path("arbiter-play.sqlite"), "--db", help="SQLite event store"),
     game: str | None = typer.Option(None, "--game", help="game id (default: derived)"),
+    attack: str | None = typer.Option(None, "--attack",
+                                      help="attack option: left, right or multiple (802-803)"),
+    range_of_influence: int | None = typer.Option(None, "--range", min=1,
+                                                  help="limited range of influence (801)"),
 ) -> None:
     """Play a complete seeded bot game in one process and store every event."""
+    if attack not in (None, "left", "right", "multiple"):
+        typer.echo(f"--attack must be left, right or multiple, not {attack!r}", err=True)
+        raise typer.Exit(2)
     raise typer.Exit(play_cmd.run(players=players, seed=seed, variant=variant, db=str(db),
-                                  game_id=game))
+                                  game_id=game, attack=attack,
+                                  range_of_influence=range_of_influence))
 
 
 @app.command()

@@ -11,7 +11,8 @@ from arbiter_runtime.play import play_bot_game
 from arbiter_store import StoreError, open_store
 
 
-def run(players: int, seed: int, variant: str, db: str, game_id: str | None) -> int:
+def run(players: int, seed: int, variant: str, db: str, game_id: str | None,
+        attack: str | None = None, range_of_influence: int | None = None) -> int:
     console = Console()
     gid = game_id or f"{variant}-{players}p-seed{seed}"
     try:
@@ -40,7 +41,9 @@ def run(players: int, seed: int, variant: str, db: str, game_id: str | None) -> 
                                                f"{alive} players in")
 
             try:
-                summary = play_bot_game(store, gid, players, seed, variant, progress=show)
+                summary = play_bot_game(store, gid, players, seed, variant, progress=show,
+                                        attack=attack,  # type: ignore[arg-type]
+                                        range_of_influence=range_of_influence)
             except ArbiterError as e:
                 console.print(f"[red]rejected: {e}[/red]")
                 return 2
