@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import json
 from enum import Enum
 from typing import Any
 
@@ -41,5 +40,32 @@ def canonical(state: GameState) -> dict[str, Any]:
 
 
 def state_hash(state: GameState) -> str:
-    blob = json.dumps(canonical(state), sort_keys=True, separators=(",", ":")).encode()
-    return hashlib.sha256(blob).hexdigest()
+    """SHA-256 over a canonical text of the state.
+
+    Every record is a frozen dataclass of str/int/bool/None/tuples/enums (and the frozen
+    pydantic TokenSpec), whose generated `repr` lists its fields in a fixed order; the
+    containers are written in sorted order, and sets are sorted, so the text does not
+    depend on insertion order or on Python's per-process string hashing. This is the
+    fast path (it runs every turn for the checkpoint); `canonical` is the JSON view.
+    """
+    h = hashlib.sha256()
+    for f in dataclasses.fields(state):
+        value = getattr(state, f.name)
+        h.update(f.name.encode())
+        h.update(_text(value).encode())
+    return h.hexdigest()
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, dict):
+        items = sorted(((_key(k), _text(v)) for k, v in value.items()), key=lambda kv: kv[0])
+        return "{" + ",".join(f"{k}:{v}" for k, v in items) + "}"
+    if isinstance(value, frozenset | set):
+        return "<" + ",".join(sorted(_text(v) for v in value)) + ">"
+    if isinstance(value, list):
+        return "[" + ",".join(_text(v) for v in value) + "]"
+    return repr(value)
+
+
+def _key(k: Any) -> str:
+    return repr(k)

@@ -4,24 +4,31 @@ range of influence (801.14)."""
 
 from __future__ import annotations
 
+import functools
+
 from arbiter_core import events as ev
+from arbiter_core.cards import get_card
 from arbiter_core.cards.model import CantLose, NoLossForZeroLife, OpponentsCantWin, StaticAbility
 from arbiter_core.influence import player_in_range
-from arbiter_core.layers import definition
 from arbiter_core.state import GameState
 from arbiter_core.txn import Txn
 from arbiter_core.variants import opponents
 
 
+@functools.cache
+def _card_has(name: str, kind: type) -> bool:
+    return any(isinstance(ab, StaticAbility) and any(isinstance(e, kind) for e in ab.effects)
+               for ab in get_card(name).abilities)
+
+
+def holders(s: GameState, kind: type) -> frozenset[str]:
+    """Players controlling a permanent with this static effect."""
+    return frozenset(o.controller for oid in s.battlefield
+                     if (o := s.objects[oid]).token is None and _card_has(o.name, kind))
+
+
 def _static(s: GameState, kind: type, controllers: list[str]) -> bool:
-    for oid in s.battlefield:
-        o = s.objects[oid]
-        if o.controller not in controllers:
-            continue
-        for ab in definition(o).abilities:
-            if isinstance(ab, StaticAbility) and any(isinstance(e, kind) for e in ab.effects):
-                return True
-    return False
+    return not holders(s, kind).isdisjoint(controllers)
 
 
 def _side(s: GameState, player: str) -> list[str]:

@@ -98,6 +98,13 @@ def pass_priority(t: Txn, player: str, marker: int | None) -> None:
         return
     i = order.index(player) if player in order else 0
     nxt = next(p for p in order[i + 1 :] + order[: i + 1] if p not in m.passed)
+    from arbiter_core.sba import needs_check
+
+    if needs_check(t.s) or t.s.triggers:
+        # CR 117.5: SBAs and triggers first, e.g. after a player left the game while
+        # another held priority (800.4a).
+        queue_priority(t, m.number, nxt)
+        return
     t.emit(ev.PriorityGiven(marker=m.number, player=nxt, rule="117.3d"))
 
 

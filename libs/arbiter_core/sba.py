@@ -15,7 +15,7 @@ from collections import defaultdict
 
 from arbiter_core import events as ev
 from arbiter_core import grand_melee, outcome
-from arbiter_core.cards.model import TriggeredAbility
+from arbiter_core.cards.model import CantLose, NoLossForZeroLife, TriggeredAbility
 from arbiter_core.influence import object_in_range
 from arbiter_core.layers import definition, is_creature, power_toughness, statics
 from arbiter_core.priority import give_priority
@@ -28,11 +28,14 @@ def _player_actions(s: GameState) -> list[tuple[str, str]]:
     """(player, rule) for players who lose: 704.5a life, 704.5b empty draw, 704.5c poison."""
     out = []
     team_rule = s.shared_life  # 704.6a/b: a Two-Headed Giant team's life and poison
+    angels = outcome.holders(s, CantLose)
+    transcended = outcome.holders(s, NoLossForZeroLife)
     for p in s.in_game():
         pl = s.players[p]
-        if outcome.cant_lose(s, p):  # Platinum Angel (104.3, 810.8a)
+        side = s.team_of(p) if s.shared_life else [p]  # 810.8a: as a team
+        if not angels.isdisjoint(side):  # Platinum Angel (104.3)
             continue
-        if pl.life <= 0 and not outcome.no_loss_for_zero_life(s, p):
+        if pl.life <= 0 and transcended.isdisjoint(side):
             out.append((p, "704.6a" if team_rule else "704.5a"))
         elif pl.drew_from_empty:
             out.append((p, "704.5b"))
@@ -45,9 +48,13 @@ def _object_actions(s: GameState) -> list[tuple[str, int, str]]:
     """(action, object, rule) for the object SBAs."""
     out: list[tuple[str, int, str]] = []
     effects = statics(s)
-    for o in s.objects.values():
-        if o.token is not None and o.zone != "battlefield":
-            out.append(("cease", o.id, "704.5d"))
+    for (_, zone), ids in s.zones.items():
+        if zone == "library":
+            continue  # no card in the pool puts a permanent into a library
+        for oid in ids:  # a token can only have left the battlefield by moving zones
+            o = s.objects[oid]
+            if o.token is not None:
+                out.append(("cease", o.id, "704.5d"))
     for oid in s.battlefield:
         o = s.objects[oid]
         d = definition(o)
@@ -69,10 +76,10 @@ def _object_actions(s: GameState) -> list[tuple[str, int, str]]:
             host = s.objects.get(o.attached_to)
             if host is None or host.zone != "battlefield" or not is_creature(host):
                 out.append(("unattach", oid, "704.5n"))
-            elif not object_in_range(s, o.controller, host) or \
-                    host.controller != o.controller:
-                out.append(("unattach", oid, "801.9" if not object_in_range(
-                    s, o.controller, host) else "704.5n"))
+            elif not object_in_range(s, o.controller, host):
+                # 301.5d: the equipped creature may have another controller; only a
+                # creature outside the Equipment controller's range is illegal (801.9).
+                out.append(("unattach", oid, "801.9"))
         elif is_creature(o) and o.attached_to is not None:
             out.append(("unattach", oid, "704.5p"))
         plus, minus = o.counter("+1/+1"), o.counter("-1/-1")

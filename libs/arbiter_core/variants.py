@@ -54,32 +54,66 @@ class Variant:
         """Who starts. 808.4: the first team's centre seat (left of the midpoint when
         even); 809.4: the first team's emperor; otherwise the first seat (103.1)."""
         if self.name in ("team_vs_team", "emperor"):
-            first_team = teams[seats[0]]
-            members = [p for p in seats if teams[p] == first_team]
+            members = team_seats(seats, teams, seats[0])
             # Seats run to each player's left, so "left of the midpoint" is index n//2.
             return members[len(members) // 2]
         return seats[0]
 
     def emperors(self, seats: list[str], teams: dict[str, str]) -> list[str]:
-        """CR 809.2: each team's emperor sits in its middle seat."""
+        """CR 809.2: each team's emperor sits in its middle seat (809.6: for an even
+        team, the one left of the midpoint, as 808.4 counts it)."""
         if self.name != "emperor":
             return []
         out = []
         for team in dict.fromkeys(teams[p] for p in seats):
-            members = [p for p in seats if teams[p] == team]
+            members = team_seats(seats, teams, next(p for p in seats if teams[p] == team))
             out.append(members[len(members) // 2])
         return out
 
     def ranges(self, seats: list[str], teams: dict[str, str],
                option: int | None) -> dict[str, int]:
-        """CR 801.2a; 809.3a emperors 2 and generals 1; otherwise the chosen range."""
+        """CR 801.2a; 809.3a emperors 2 and generals 1, which is 809.6a's rule for teams
+        of three; otherwise the chosen range, or the variant's default (807.2a, 811.2a)."""
         if self.name == "emperor":
-            emps = set(self.emperors(seats, teams))
-            return {p: (2 if p in emps else 1) for p in seats}
+            return emperor_ranges(seats, teams, self.emperors(seats, teams))
         option = option if option is not None else self.default_range
         if option is None:
             return {}
         return dict.fromkeys(seats, option)
+
+
+def _distance(seats: list[str], a: str, b: str) -> int:
+    """Seats between two players around the table, the shorter way (801.2)."""
+    n = len(seats)
+    d = abs(seats.index(a) - seats.index(b))
+    return min(d, n - d)
+
+
+def emperor_ranges(seats: list[str], teams: dict[str, str],
+                   emperors: list[str]) -> dict[str, int]:
+    """CR 809.6a: each general's range is the smallest that puts one general of an
+    opposing team within it as the game begins; each emperor's, the smallest that puts
+    two there. With teams of three this is 809.3a's 1 and 2."""
+    out: dict[str, int] = {}
+    for p in seats:
+        generals = sorted(_distance(seats, p, q) for q in seats
+                          if teams[q] != teams[p] and q not in emperors)
+        need = 2 if p in emperors else 1
+        out[p] = generals[need - 1] if len(generals) >= need else len(seats) // 2
+    return out
+
+
+def team_seats(seats: list[str], teams: dict[str, str], player: str) -> list[str]:
+    """`player`'s team in its seats from right to left (each next seat is to the left
+    of the previous one), starting with the rightmost seat from the team's own
+    perspective: the seat whose right-hand neighbour isn't a teammate (805.2). A team
+    may sit across the end of the seating list."""
+    team = teams[player]
+    n = len(seats)
+    members = [i for i in range(n) if teams[seats[i]] == team]
+    starts = [i for i in members if teams[seats[(i - 1) % n]] != team]
+    first = starts[0] if starts else members[0]
+    return [seats[(first + k) % n] for k in range(n) if teams[seats[(first + k) % n]] == team]
 
 
 TWO_PLAYER = Variant("two_player", max_players=2)
@@ -148,16 +182,34 @@ def next_turn_player(s: GameState, holder: str) -> str | None:
 
 
 def team_representative(s: GameState, player: str) -> str:
-    """The first player of `player`'s team in seating order still in the game: with
-    shared team turns, the team's turns, priority and choices go through this seat."""
-    members = [p for p in s.team_of(player) if not s.players[p].left]
+    """The team's primary player still in the game: the rightmost seat from the team's
+    perspective (805.2). With shared team turns the team's turns, priority and choices
+    go through this seat; any teammate may act for the team (805.5a)."""
+    teams = {p: s.players[p].team for p in s.seats}
+    members = [p for p in team_seats(s.seats, teams, player) if not s.players[p].left]
     return members[0] if members else player
+
+
+def apnap_order(s: GameState, holder: str) -> list[str]:
+    """Players still in the game in APNAP order (101.4) from the active player; with
+    shared team turns, each player of the active team, then each nonactive team in
+    turn order (805.6, 805.7), every team from its primary player."""
+    order = turn_order_from(s, holder)
+    if not s.shared_team_turns:
+        return order
+    teams = {p: s.players[p].team for p in s.seats}
+    out: list[str] = []
+    for p in order:
+        if p not in out:
+            out += [q for q in team_seats(s.seats, teams, p) if not s.players[q].left]
+    return out
 
 
 def active_players(s: GameState, holder: str) -> list[str]:
     """The active player, or each member of the active team (805.4a)."""
     if s.shared_team_turns:
-        return [p for p in s.team_of(holder) if not s.players[p].left]
+        teams = {p: s.players[p].team for p in s.seats}
+        return [p for p in team_seats(s.seats, teams, holder) if not s.players[p].left]
     return [] if s.players[holder].left else [holder]
 
 
