@@ -15,7 +15,8 @@ from arbiter_runtime.decks import deck_for_seat
 from arbiter_runtime.session import GameSession
 from arbiter_store import EventStore
 
-MAX_TURNS = 400
+MAX_TURNS = 400  # turns taken by all players, for games of a few players
+MAX_TURNS_PER_PLAYER = 40  # a safety net: 40-card decks run out long before
 
 
 @dataclass(frozen=True)
@@ -70,8 +71,9 @@ def play_bot_game(store: EventStore, game_id: str, players: int, seed: int,
         session.run_engine()
         if session.state.game_over:
             break
-        if session.state.turns_taken > MAX_TURNS:
-            raise RuntimeError(f"game {game_id} did not end in {MAX_TURNS} turns")
+        limit = max(MAX_TURNS, MAX_TURNS_PER_PLAYER * players)
+        if session.state.turns_taken > limit:
+            raise RuntimeError(f"game {game_id} did not end in {limit} turns")
         for player in waiting_players(session.state):
             action = bots[player].choose(session.state, player)
             if action is None:
