@@ -1,5 +1,8 @@
 """Playing lands (CR 305), casting spells (CR 601) and activating abilities (CR 602, 605).
 
+A player uses only cards in their own hand, permanents they control and their own mana
+pool: teammates don't share resources (808.5, 809.7, 810.5, 811.5).
+
 Every check happens before or while events are made in a private transaction, so an
 illegal command raises a typed `RuleViolation` and nothing is recorded (CR 601.2e: the
 game returns to the moment before the proposal).
@@ -20,7 +23,7 @@ from arbiter_core.cards.model import (
 )
 from arbiter_core.commands import ActivateAbility, CastSpell, PlayLand
 from arbiter_core.errors import InvalidCommand, RuleViolation
-from arbiter_core.influence import player_in_range
+from arbiter_core.influence import object_in_range, player_in_range
 from arbiter_core.layers import definition, is_creature
 from arbiter_core.mana import ManaCost, activate_mana_ability, can_tap_for_cost, parse_cost, pay
 from arbiter_core.priority import queue_priority, require_priority
@@ -31,7 +34,8 @@ from arbiter_core.variants import active_players, teammates
 
 
 def sorcery_timing_ok(s: GameState, m: Marker, player: str) -> bool:
-    """CR 117.1a / 307.1: own main phase (805.4a: the team's), with an empty stack."""
+    """CR 117.1a / 307.1: own main phase (805.4a: the team's), with an empty stack.
+    With shared team turns each player of the active team may play a land (805.4c)."""
     return player in active_players(s, m.holder) and m.step in MAIN_STEPS and not m.stack
 
 
@@ -143,6 +147,9 @@ def activate_ability(t: Txn, cmd: ActivateAbility) -> None:
     o = s.objects.get(cmd.source)
     if o is None or o.zone != "battlefield":
         raise InvalidCommand("source", f"no permanent {cmd.source}")
+    if not object_in_range(s, cmd.player, o):
+        # 801.6; no ability in the card pool may be activated by a non-controller yet.
+        raise RuleViolation("801.6", f"{o.name} is outside {cmd.player}'s range of influence")
     if o.controller != cmd.player:
         raise RuleViolation("602.2", f"{cmd.player} doesn't control {o.name}")
     if cmd.ability == len(definition(o).abilities):

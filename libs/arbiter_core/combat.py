@@ -2,7 +2,13 @@
 change them: flying and reach (702.9, 702.17), defender (702.3), haste and summoning
 sickness (702.10, 302.6), vigilance (702.20), first and double strike (702.7, 702.4),
 trample (702.19), deathtouch (702.2), lifelink (702.15), and Fog's prevention (615).
-Attack options: attack multiple players (802), attack left and right (803).
+Attack options: attack multiple players (802), attack left and right (803.1).
+Teams with shared team turns (805.10, which 810.7 uses for Two-Headed Giant): the active
+team is the attacking team and each of its players an attacking player, the other team
+defending (805.10a); one combined attack in which each creature attacks a chosen
+defending player (805.10b), one combined block (805.10d), damage assigned by the active
+team first (805.10f). For an attacking creature, "the defending player" is the player it
+attacks (802.2a, 805.10e): `Combat.defender_of`.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from arbiter_core.layers import (
 )
 from arbiter_core.state import Decision, GameState, Marker, Obj, Step
 from arbiter_core.txn import Txn
-from arbiter_core.variants import active_players, opponents, turn_order_from
+from arbiter_core.variants import active_players, opponents, team_representative, turn_order_from
 
 # ------------------------------------------------------------------ attackers (508)
 
@@ -56,13 +62,15 @@ def moat_stops(s: GameState, o: Obj, defender: str) -> bool:
 
 
 def targets_for(s: GameState, o: Obj) -> list[str]:
-    """The players this creature may attack now."""
+    """The players this creature may attack now: a restriction on attacking one player
+    applies only to attacks on that player (802.3a, 805.10b)."""
     return [p for p in attackable_players(s, o.controller) if not moat_stops(s, o, p)]
 
 
 def attackable_players(s: GameState, player: str) -> list[str]:
     """Which players `player` may attack: opponents within range of influence (801.3);
-    with attack multiple players any of them (802.1); with attack left or right only an
+    with attack multiple players any of them, all being defending players (802.1,
+    802.2), each attacker attacking one chosen player (802.3); with attack left or right only an
     opponent seated immediately to that side (803.1a-b); in Emperor and Alternating
     Teams only an opponent seated immediately next to the player (809.3c, 811.4)."""
     opps = [p for p in opponents(s, player) if player_in_range(s, player, p)]
@@ -166,7 +174,8 @@ def can_block(s: GameState, blocker: Obj, attacker: Obj, defender: str, m: Marke
 
 
 def request_blockers(t: Txn, m: Marker) -> bool:
-    """CR 509.1: each defending player in turn declares blockers (a decision)."""
+    """CR 509.1: each defending player declares blockers in APNAP order (802.4), or
+    each defending team once (805.10d) - a decision."""
     s = t.s
     combat = m.combat
     assert combat is not None
@@ -262,15 +271,19 @@ def _attackers_now(s: GameState, m: Marker) -> list[Obj]:
 
 
 def combat_damage(t: Txn, m: Marker, chosen: dict[int, dict[str, int]] | None = None) -> bool:
-    """CR 510.1-510.2. Returns True when waiting for the active player's assignment."""
+    """CR 510.1-510.2; with shared team turns the active team assigns (805.10f).
+    Returns True when waiting for the active player's assignment."""
     s = t.s
     if m.combat is None:
         return False
     attackers = _attackers_now(s, m)
     choosing = [a.id for a in attackers if needs_assignment(s, m, a)]
     if choosing and chosen is None:
+        # 805.10f: with shared team turns the active team (its primary player) assigns.
+        who = team_representative(s, m.holder) if s.shared_team_turns else m.holder
         t.emit(ev.DecisionRequested(marker=m.number, kind="assign_combat_damage",
-                                    player=m.holder, options=choosing, rule="510.1c"))
+                                    player=who, options=choosing,
+                                    rule="805.10f" if s.shared_team_turns else "510.1c"))
         return True
     amounts: dict[tuple[int, str], int] = defaultdict(int)
     for a in attackers:
@@ -285,7 +298,9 @@ def combat_damage(t: Txn, m: Marker, chosen: dict[int, dict[str, int]] | None = 
             for key, n in validate_assignment(s, m, a, chosen.get(a.id, {})).items():
                 amounts[(a.id, key)] += n
         elif not blocked or (not blockers and "trample" in keywords(s, a)):
-            if defender and not s.players[defender].left:  # 800.4e
+            # 510.1b, 702.19d: to the player it attacks (802.2a, 805.10e); not to a
+            # player who has left (800.4e).
+            if defender and not s.players[defender].left:
                 amounts[(a.id, f"p:{defender}")] += power
         elif blockers:
             amounts[(a.id, f"o:{blockers[0]}")] += power
@@ -377,8 +392,8 @@ def _deal(t: Txn, m: Marker, amounts: dict[tuple[int, str], int]) -> None:
 
 
 def _prevents(s: GameState, controller: str | None, src: Obj, key: str) -> bool:
-    """Fog's shield (615) covers damage only between sources and recipients within its
-    controller's range of influence (801.13b)."""
+    """Fog's shield (615, a prevention effect, 801.13) covers damage only between
+    sources and recipients within its controller's range of influence (801.13b)."""
     if controller is None or not s.influence:
         return True
     if not object_in_range(s, controller, src):

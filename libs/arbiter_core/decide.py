@@ -35,7 +35,7 @@ from arbiter_core.setup import set_up_position, start_game
 from arbiter_core.state import Decision, GameState, Marker, Priority, Waiting, Work
 from arbiter_core.triggers import put_triggers
 from arbiter_core.txn import Txn
-from arbiter_core.variants import next_in_turn_order
+from arbiter_core.variants import next_in_turn_order, team_representative
 
 Owner = Literal["turn-orchestrator", "stack-resolver", "sba-checker"]
 
@@ -189,12 +189,22 @@ def _found(t: Txn, m: Marker, d: Decision, choices: list[int]) -> None:
 
 
 def _choose_option(t: Txn, cmd: ChooseOption) -> None:
-    m = marker_for(t.s, cmd.player, cmd.marker)
+    s = t.s
+    m = marker_for(s, cmd.player, cmd.marker)
     d = m.pending
-    if not (isinstance(d, Decision) and d.player == cmd.player and d.kind == "choose_color"):
+    # 805.2, 810.9d: with shared team turns a team's choice may be made by any member.
+    asked = isinstance(d, Decision) and (d.player == cmd.player or (
+        s.shared_team_turns and s.players[d.player].team == s.players[cmd.player].team))
+    if not (isinstance(d, Decision) and asked
+            and d.kind in ("choose_color", "choose_team_member")):
         raise RuleViolation("117.1", f"{cmd.player} is not being asked to choose an option")
     if cmd.option not in d.choices:
         raise RuleViolation(d.rule, f"{cmd.option!r} is not one of {list(d.choices)}")
+    if d.kind == "choose_team_member":
+        assert d.stack_item is not None
+        t.emit(ev.TeamMemberChosen(item=d.stack_item, player=cmd.option, rule="810.9d"))
+        resolve.resume(t, t.s.markers[m.number], t.s.stack_items[d.stack_item])
+        return
     t.emit(ev.ColorChosen(obj=d.options[0], color=cmd.option, rule="614.12"))
     queue_priority(t, m.number, m.holder)
 
@@ -232,10 +242,16 @@ def _concede(t: Txn, player: str) -> None:
 
 
 def _after_leave(t: Txn, m: Marker, player: str) -> None:
-    """Whatever waited on a player who left moves on (CR 800.4h, 800.4j)."""
+    """Whatever waited on a player who left moves on (CR 800.4a, 800.4h, 800.4j)."""
     p = m.pending
     if isinstance(p, Work | Waiting) or p.player != player:
         return
+    if isinstance(p, Decision) and t.s.shared_team_turns and p.kind in (
+            "declare_attackers", "declare_blockers", "assign_combat_damage"):
+        mates = [q for q in t.s.team_of(player) if not t.s.players[q].left]
+        if mates:
+            _team_choice_passes_on(t, m, p, team_representative(t.s, mates[0]))
+            return
     if isinstance(p, Decision) and p.kind == "declare_blockers":
         t.emit(ev.BlockersDeclared(marker=m.number, player=player, blocks=[], rule="800.4a"))
         m = t.s.markers[m.number]
@@ -247,8 +263,32 @@ def _after_leave(t: Txn, m: Marker, player: str) -> None:
         t.emit(ev.AttackersDeclared(marker=m.number, player=player, attacks=[],
                                     rule="800.4j"))
     if isinstance(p, Priority):
-        # CR 800.4h: the next player in turn order gets priority in the leaver's place.
+        # CR 800.4a: the next player in turn order gets priority in the leaver's place.
         nxt = next_in_turn_order(t.s, player)
         queue_priority(t, m.number, nxt or m.holder)
         return
     queue_priority(t, m.number, m.holder)
+
+
+def _team_choice_passes_on(t: Txn, m: Marker, d: Decision, nxt: str) -> None:
+    """CR 800.4h: a choice the rules ask of a player who has left the game is made by the
+    next player in turn order. With shared team turns the rules ask the team's primary
+    player (805.2) for the team's attack, block or damage assignment (805.10b, d, f);
+    when that player leaves, their teammate next in turn order - the team's new primary
+    player - makes it, for what is left of the team."""
+    if d.kind == "assign_combat_damage":
+        if not combat.combat_damage(t, m):  # recomputed; asks the team again if needed
+            queue_priority(t, m.number, m.holder)
+        return
+    options = [o for o in d.options if o in t.s.objects]
+    if options:
+        t.emit(ev.DecisionRequested(marker=m.number, kind=d.kind, player=nxt,
+                                    options=options, count=d.count, rule="800.4h"))
+        return
+    if d.kind == "declare_attackers":
+        t.emit(ev.AttackersDeclared(marker=m.number, player=nxt, attacks=[], rule="800.4h"))
+        queue_priority(t, m.number, m.holder)
+        return
+    t.emit(ev.BlockersDeclared(marker=m.number, player=nxt, blocks=[], rule="800.4h"))
+    if not combat.request_blockers(t, t.s.markers[m.number]):
+        queue_priority(t, m.number, m.holder)

@@ -284,6 +284,14 @@ class ResolutionPaused(_Event):
     resume_at: int
 
 
+class TeamMemberChosen(_Event):
+    """A team chose the member a resolving effect affects (CR 810.9d)."""
+
+    type: Literal["TeamMemberChosen"] = "TeamMemberChosen"
+    item: int
+    player: str
+
+
 class ObjectMoved(_Event):
     """An object changes zones and becomes a new object (CR 400.7)."""
 
@@ -503,6 +511,7 @@ Event = Annotated[
     | StackItemResolved
     | StackItemCountered
     | ResolutionPaused
+    | TeamMemberChosen
     | ObjectMoved
     | ObjectCeasedToExist
     | DamageDealt

@@ -288,6 +288,9 @@ def apply(s: GameState, e: ev.Event) -> None:
             _pop(s, e.item, e.marker)
         case ev.ResolutionPaused():
             s.stack_items[e.item] = replace(s.stack_items[e.item], resume_at=e.resume_at)
+        case ev.TeamMemberChosen():
+            it = s.stack_items[e.item]
+            s.stack_items[e.item] = replace(it, chosen=(*it.chosen, e.player))
         case ev.ObjectMoved():
             _move(s, e.obj, e.new_id, e.to_zone, e.controller)
         case ev.ObjectCeasedToExist():

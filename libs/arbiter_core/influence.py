@@ -1,4 +1,6 @@
-"""Limited range of influence (CR 801).
+"""Limited range of influence (CR 801), an option for most multiplayer games, always
+used in Emperor (801.1, 809.3a) and by default in Grand Melee (807.2a) and Alternating
+Teams (811.2a).
 
 Each player's range (801.2a) is fixed when the game starts; which players are within it
 is determined as each turn begins (801.2c), counting seats among players still in the

@@ -151,7 +151,7 @@ def _decision_actions(s: GameState, m: Marker, d: Decision) -> list[PlayerComman
         case "choose_color":
             return [ChooseOption(player=player, option=c, marker=m.number) for c in d.choices]
         case "choose_team_member":
-            return []
+            return [ChooseOption(player=player, option=c, marker=m.number) for c in d.choices]
         case "discard":
             opts = list(d.options)
             windows = {tuple(opts[i:i + d.count]) for i in range(len(opts) - d.count + 1)}

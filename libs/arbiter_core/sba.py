@@ -27,7 +27,7 @@ from arbiter_core.variants import turn_order_from
 def _player_actions(s: GameState) -> list[tuple[str, str]]:
     """(player, rule) for players who lose: 704.5a life, 704.5b empty draw, 704.5c poison."""
     out = []
-    team_rule = s.shared_life  # 704.6a/b: a Two-Headed Giant team's life and poison
+    team_rule = s.shared_life  # 704.6a/b, 810.8c/d: a Two-Headed Giant team's life, poison
     angels = outcome.holders(s, CantLose)
     transcended = outcome.holders(s, NoLossForZeroLife)
     for p in s.in_game():
@@ -189,13 +189,19 @@ def team_losses(s: GameState, players: list[str]) -> list[tuple[str, str]]:
 
 
 def handle_losses(t: Txn, players: list[str]) -> None:
-    """A player who loses leaves a multiplayer game (CR 800.4a), with their team where
-    the variant says so; the game ends when one team is left (104.2a, 104.2c) or none
-    (a draw, 104.4a, 104.4d)."""
+    """A player who loses leaves a multiplayer game (more than two players, 800.1), which
+    goes on without them (CR 800.4, 800.4a), with their team where the variant says so;
+    the game ends when one team is left (104.2a, 104.2c) or none (a draw, 104.4a,
+    104.4d)."""
     s = t.s
     for q, rule in team_losses(s, players):
         t.emit(ev.PlayerLost(player=q, rule=rule))
         players = [*players, q]
+    if not any(not pl.lost and not pl.left for pl in t.s.players.values()):
+        # CR 104.4a, 104.4d: every player (team) remaining lost at once - a draw for
+        # all of them (809.5c: for a team whose emperor draws); nobody leaves first.
+        check_game_end(t)
+        return
     if len(s.seats) > 2:
         for p in players:
             if not t.s.players[p].left:
@@ -214,9 +220,13 @@ def check_game_end(t: Txn) -> None:
         # CR 104.2c: each player on the winning team wins, even one who left earlier.
         winners = [p for p in s.seats if s.players[p].team == team]
         multi_team = len({pl.team for pl in s.players.values()}) < len(s.seats)
-        t.emit(ev.GameEnded(winners=winners, rule="104.2c" if multi_team else "104.2a"))
+        # 809.5a (104.2d): in Emperor the team wins with its emperor.
+        rule = "809.5a" if s.emperors else ("104.2c" if multi_team else "104.2a")
+        t.emit(ev.GameEnded(winners=winners, rule=rule))
     elif not teams:
-        t.emit(ev.GameEnded(winners=[], draw=True, rule="104.4a"))
+        multi_team = len({pl.team for pl in s.players.values()}) < len(s.seats)
+        rule = "809.5c" if s.emperors else ("104.4d" if multi_team else "104.4a")
+        t.emit(ev.GameEnded(winners=[], draw=True, rule=rule))
 
 
 def keep_legend(t: Txn, m: Marker, player: str, keep: int, options: tuple[int, ...]) -> None:

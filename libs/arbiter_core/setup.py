@@ -1,5 +1,9 @@
 """Starting a game (CR 103) and setting up a judge's position.
 
+A multiplayer game (more than two players, 800.1) uses one variant and any options
+(800.2), fixed before play begins (806.2, 808.3, 811.2). Seats are as given, or random
+when asked (800.5, 806.3).
+
 StartGame: seats (random when asked, recorded in the event, 103.1; teams seated together,
 808.2/809.2/810.3, or apart in Alternating Teams, 811.3), starting life (103.4, 810.4,
 810.11), libraries shuffled with the outcome in the event (103.3), opening hands of seven
@@ -21,7 +25,7 @@ from arbiter_core.rules_index import CR_EDITION
 from arbiter_core.state import Step
 from arbiter_core.turn import draw
 from arbiter_core.txn import Txn
-from arbiter_core.variants import Variant, get_variant
+from arbiter_core.variants import Variant, get_variant, team_seats
 from arbiter_core.version import ENGINE_VERSION
 
 
@@ -88,6 +92,14 @@ def _started(t: Txn, v: Variant, game_id: str, seed: int, seats: list[str],
     heads = max(Counter(teams.values()).values())
     shared_turns = v.shared_team_turns if cmd.shared_team_turns is None \
         else cmd.shared_team_turns
+    n = len(seats)
+    if shared_turns and sum(1 for i in range(n) if teams[seats[i]] != teams[seats[(i + 1) % n]]) \
+            > len(set(teams.values())):
+        raise InvalidCommand("options.shared_team_turns", "shared team turns need each "
+                                                          "team in adjacent seats (805.1)")
+    if v.name == "free_for_all" and cmd.deploy_creatures:
+        raise InvalidCommand("options.deploy_creatures", "Free-for-All doesn't use the "
+                                                         "deploy creatures option (806.2c)")
     t.emit(ev.GameStarted(
         game_id=game_id, variant=v.name, seed=seed, seats=seats, teams=teams,
         life=life, poison=poison,
@@ -129,6 +141,9 @@ def start_game(t: Txn, cmd: StartGame) -> None:
         for _ in range(7):
             draw(t, name, "103.5")
     first_player = v.first_player(seats, teams)
+    if cmd.shared_team_turns if cmd.shared_team_turns is not None else v.shared_team_turns:
+        # CR 805.3, 103.1a: a starting team; its turns go through its primary player (805.2).
+        first_player = team_seats(seats, teams, first_player)[0]
     if v.grand_melee:  # 807.4b: every marker's holder starts a turn at once
         for number, holder in enumerate(first_holders(seats, first_player), start=1):
             t.emit(ev.MarkerPlaced(marker=number, holder=holder, turn=1,
@@ -187,5 +202,8 @@ def set_up_position(t: Txn, cmd: SetUpPosition) -> None:
             t.emit(ev.MarkerPlaced(marker=number, holder=holder, turn=cmd.turn,
                                    step=step.value, rule="807.4b"))
         return
-    t.emit(ev.MarkerPlaced(marker=1, holder=cmd.active, turn=cmd.turn, step=step.value,
+    active = cmd.active
+    if t.s.shared_team_turns:  # 805.4a: the active team, through its primary player (805.2)
+        active = team_seats(names, teams, active)[0]
+    t.emit(ev.MarkerPlaced(marker=1, holder=active, turn=cmd.turn, step=step.value,
                            rule="500.1"))

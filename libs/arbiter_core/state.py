@@ -125,6 +125,7 @@ class StackItem:
     amount: int = 0  # life lost, for a "for each 1 life you lost" trigger
     that_obj: int | None = None  # object a trigger refers to ("that creature")
     resume_at: int = 0  # effect index to resume at after a decision during resolution
+    chosen: tuple[str, ...] = ()  # team members chosen while it resolves (810.9d)
 
 
 EffectKind = Literal["pt", "prevent_combat_damage", "control", "keyword", "become_creature"]

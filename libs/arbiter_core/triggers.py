@@ -15,7 +15,7 @@ from arbiter_core.influence import object_in_range, player_in_range
 from arbiter_core.layers import definition
 from arbiter_core.state import GameState, Obj, Step
 from arbiter_core.txn import Txn
-from arbiter_core.variants import active_players, opponents, turn_order_from
+from arbiter_core.variants import active_players, apnap_order, opponents
 
 
 def detect(s: GameState, e: ev.Event) -> list[ev.AbilityTriggered]:
@@ -46,6 +46,8 @@ def detect(s: GameState, e: ev.Event) -> list[ev.AbilityTriggered]:
                      amount=e.amount)
     if isinstance(e, ev.ObjectMoved) and e.to_zone == "battlefield":
         entered = s.objects[e.new_id]
+        # 801.7, 801.7a: range of influence is judged after the event, with the creature
+        # on the battlefield under its new controller.
         if "Creature" in definition(entered).types:
             out += _each(s, None, "nontoken_creature_enters", lambda o, ab: not (
                 ab.if_untapped and o.tapped) and object_in_range(s, o.controller, entered),
@@ -85,14 +87,16 @@ def _marker_of_source(s: GameState, controller: str) -> int:
 
 
 def put_triggers(t: Txn, marker: int) -> None:
-    """CR 603.3b: each player in APNAP order puts their waiting triggers on the stack."""
+    """CR 603.3b: each player in APNAP order puts their waiting triggers on the stack;
+    with shared team turns, the active team's players first, then each other team's
+    (805.7)."""
     s = t.s
     holder = s.markers[marker].holder
-    for player in turn_order_from(s, holder):
+    for player in apnap_order(s, holder):
         while True:
             idx = next((i for i, tr in enumerate(t.s.triggers)
                         if tr.controller == player and tr.marker == marker), None)
             if idx is None:
                 break
             t.emit(ev.TriggerPutOnStack(index=idx, item=t.new_id(), marker=marker,
-                                        rule="603.3b"))
+                                        rule="805.7" if s.shared_team_turns else "603.3b"))

@@ -158,7 +158,7 @@ def _next_turn(t: Txn, m: Marker) -> None:
     if extra:
         # CR 805.8: with shared team turns, the player's team takes the extra turn.
         t.emit(ev.TurnBegan(marker=m.number, player=extra[0], turn=m.turn + 1, extra=True,
-                            rule="500.7"))
+                            rule="805.8" if s.shared_team_turns else "500.7"))
         return
     player = next_turn_player(s, m.holder)
     if player is None:

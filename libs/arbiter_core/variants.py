@@ -31,14 +31,15 @@ class Variant:
     shared_team_turns: bool = False  # 805 (always in 2HG, 810.2)
     shared_life: bool = False  # 810.4
     default_attack: Literal["left", "right", "multiple", "any"] = "multiple"
-    deploy_creatures: bool = False  # 804 (always in Emperor, 809.3b)
+    deploy_creatures: bool = False  # 804 (always in Emperor, 809.3b; for teams, 804.1)
     attack_adjacent_only: bool = False  # 809.3c, 811.4
     equal_teams: bool = False
-    default_range: int | None = None  # 807.2a
+    default_range: int | None = None  # 807.2a, 811.2a
     grand_melee: bool = False
 
     def first_player_skips_draw(self, n_players: int) -> bool:
-        """CR 103.8a two-player; 103.8b/810.6 the first 2HG team; 103.8c nobody else."""
+        """CR 103.8a two-player; 103.8b/810.6 the first 2HG team; 103.8c and 800.7
+        nobody else."""
         return n_players == 2 or self.shared_life
 
     def team_life(self, heads: int) -> int:
@@ -117,17 +118,32 @@ def team_seats(seats: list[str], teams: dict[str, str], player: str) -> list[str
 
 
 TWO_PLAYER = Variant("two_player", max_players=2)
-FREE_FOR_ALL = Variant("free_for_all")  # 806: individuals, attack multiple by default
+# 806.1: individuals; 806.2: options chosen before play; 806.2a: a range of influence,
+# if used, is the same for each player; 806.2b: one attack option, by default attack
+# multiple players (the spec); 806.2c: no deploy creatures (setup rejects it).
+FREE_FOR_ALL = Variant("free_for_all")
+# 810.1-810.4: two teams of two (or more, 810.11) seated together, shared team turns
+# (805) and a shared life total from 30; 810.5: only life and poison are shared.
 TWO_HEADED_GIANT = Variant("two_headed_giant", starting_life=30, min_players=4,
                            team_play=True, shared_team_turns=True, shared_life=True,
                            equal_teams=True)  # 810
-TEAM_VS_TEAM = Variant("team_vs_team", min_players=2, team_play=True)  # 808
+# 808.1: two or more teams of any size; 808.3, 808.3a: attack multiple players by
+# default; 808.3b: no deploy creatures or range of influence unless chosen; 808.5: teams
+# don't share resources (nothing in the engine lets a player use another's cards).
+TEAM_VS_TEAM = Variant("team_vs_team", min_players=2, team_play=True)
+# 809.1-809.3: teams of three (or more, 809.6), emperor in the middle, ranges 809.3a and
+# 809.6a, deploy creatures 809.3b, attacks only on neighbours 809.3c; 809.5: a team wins,
+# loses or draws with its emperor (sba.py); 809.7: teams don't share resources.
 EMPEROR = Variant("emperor", min_players=6, team_play=True, deploy_creatures=True,
-                  attack_adjacent_only=True, equal_teams=True)  # 809
+                  attack_adjacent_only=True, equal_teams=True)
 GRAND_MELEE = Variant("grand_melee", min_players=2, default_attack="left", default_range=1,
                       grand_melee=True)  # 807.2
+# 811.1: equal teams; 811.2: options before play: range 2 (811.2a), one attack option
+# (811.2b, attack multiple by default), no deploy creatures (811.2c); 811.3: seated apart
+# (setup.py); 811.4: attacks only on neighbours; 811.5: teams don't share resources.
 ALTERNATING_TEAMS = Variant("alternating_teams", min_players=4, team_play=True,
-                            attack_adjacent_only=True, equal_teams=True)  # 811
+                            attack_adjacent_only=True, equal_teams=True,
+                            default_range=2)  # 811; 811.2a: range 2 by default
 
 _VARIANTS = {v.name: v for v in (TWO_PLAYER, FREE_FOR_ALL, TWO_HEADED_GIANT, TEAM_VS_TEAM,
                                  EMPEROR, ALTERNATING_TEAMS, GRAND_MELEE)}

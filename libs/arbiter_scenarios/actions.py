@@ -208,7 +208,8 @@ def _assign(run: Run, player: str, spec: dict[str, dict[str, int]]) -> Command:
 def _choose(run: Run, player: str, value: Any) -> Command:
     s = run.state
     pending = [p for m in s.markers.values() for p in [m.pending]
-               if isinstance(p, Decision) and p.player == player]
+               if isinstance(p, Decision) and (p.player == player or (
+                   s.shared_team_turns and s.players[p.player].team == s.players[player].team))]
     if not pending:
         raise NameError_(f"{player} has no decision to make")
     d = pending[0]

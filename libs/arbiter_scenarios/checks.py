@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from arbiter_core.events import PlayerLeftGame
+from arbiter_core.evolve import apply, empty_state
 from arbiter_core.layers import power_toughness
 from arbiter_core.state import Decision, GameState, Priority, Waiting
 from arbiter_core.variants import active_players
@@ -32,6 +34,19 @@ def _per_player(run: Run, value: Any, where: str, key: str,
         actual = get(run.state, player)
         if actual != expected:
             raise _fail(where, f"{key} of {player}", expected, actual)
+
+
+def _hand_size(run: Run, s: GameState, player: str) -> int:
+    """A player's hand size; for a player who has left the game, the last-known value
+    (the spec), read by replaying the log up to their leaving (CR 800.4i)."""
+    if not s.players[player].left:
+        return len(s.zone(player, "hand"))
+    state = empty_state()
+    for e in run.log:
+        if isinstance(e, PlayerLeftGame) and e.player == player:
+            break
+        apply(state, e)
+    return len(state.zone(player, "hand"))
 
 
 def _players_where(s: GameState, pred: Callable[[str], bool]) -> list[str]:
@@ -61,7 +76,7 @@ def run_check(run: Run, check: dict[str, Any], where: str) -> None:
         case "poison":
             _per_player(run, value, where, "poison", lambda st, p: st.players[p].poison)
         case "hand_size":
-            _per_player(run, value, where, "hand size", lambda st, p: len(st.zone(p, "hand")))
+            _per_player(run, value, where, "hand size", lambda st, p: _hand_size(run, st, p))
         case "zone":
             card, owner, is_ = str(value.get("card")), value.get("owner"), value.get("is")
             objs = [o for o in names.objects(s, card) if owner is None or o.owner == owner]

@@ -17,6 +17,7 @@ from arbiter_core.commands import (
     StartGame,
 )
 from arbiter_core.errors import ArbiterError
+from arbiter_core.events import Event
 from arbiter_core.state import Decision, GameState, Priority, Step
 from arbiter_core.variants import KNOWN_VARIANTS, get_variant
 from arbiter_runtime.session import GameSession
@@ -54,6 +55,7 @@ class Run:
     last_rejected: bool = False
     last_reason: str = ""
     action_turn: int | None = None  # turns_taken when the last player action was made
+    log: list[Event] = field(default_factory=list)  # every event, for last-known values
 
     @property
     def state(self) -> GameState:
@@ -131,6 +133,7 @@ def _setup(sc: Any) -> Run:
             deploy_creatures=opts.get("deploy_creatures"),
             shared_team_turns=opts.get("shared_team_turns"))
     run = Run(session, names)
+    session.on_events.append(run.log.extend)
     try:
         run.execute(cmd)
     except ArbiterError as e:

@@ -26,11 +26,18 @@ def play(
                                       help="attack option: left, right or multiple (802-803)"),
     range_of_influence: int | None = typer.Option(None, "--range", min=1,
                                                   help="limited range of influence (801)"),
+    distributed: bool = typer.Option(False, "--distributed",
+                                     help="play through the gateway of `arbiter up`"),
+    gateway: str = typer.Option("http://127.0.0.1:8080", "--gateway"),
 ) -> None:
     """Play a complete seeded bot game in one process and store every event."""
     if attack not in (None, "left", "right", "multiple"):
         typer.echo(f"--attack must be left, right or multiple, not {attack!r}", err=True)
         raise typer.Exit(2)
+    if distributed:
+        raise typer.Exit(_services(["play", "--gateway", gateway, "--players", str(players),
+                                    "--seed", str(seed), "--variant", variant,
+                                    *(["--game", game] if game else [])]))
     raise typer.Exit(play_cmd.run(players=players, seed=seed, variant=variant, db=str(db),
                                   game_id=game, attack=attack,
                                   range_of_influence=range_of_influence))
@@ -65,6 +72,35 @@ def diff(
 ) -> None:
     """What changed between the state after event N and the state after event M."""
     raise typer.Exit(diff_cmd.run(db=db, game=game, start=start, end=end, as_json=as_json))
+
+
+def _services(argv: list[str]) -> int:
+    """Hand over to the services' launcher (installed with the `services` extra)."""
+    try:
+        from arbiter_services.__main__ import main as services_main
+    except ImportError as e:  # pragma: no cover - the Makefile installs the extra
+        typer.echo(f"the services are not installed ({e}); run `make install`", err=True)
+        return 2
+    try:
+        return services_main(argv)
+    except OSError as e:
+        typer.echo(f"cannot reach the services: {e}", err=True)
+        return 2
+
+
+@app.command()
+def up(
+    store: str = typer.Option("sqlite", "--store", help="sqlite, postgres, or a store URL"),
+    run_dir: Path = typer.Option(Path(".arbiter"), "--run-dir"),
+) -> None:
+    """Start a local Kafka-protocol broker (Tansu) and every service as its own process."""
+    raise typer.Exit(_services(["up", "--store", store, "--run-dir", str(run_dir)]))
+
+
+@app.command()
+def down(run_dir: Path = typer.Option(Path(".arbiter"), "--run-dir")) -> None:
+    """Stop what `arbiter up` started."""
+    raise typer.Exit(_services(["down", "--run-dir", str(run_dir)]))
 
 
 @scenario_app.command("run")

@@ -1,0 +1,123 @@
+"""Every multiplayer rule (CR 800-811) is proven by a scenario in tests/scenarios/.
+
+For each section 800-811 the test takes every rule number from the committed index
+(`arbiter_core.rules_index.RULE_NUMBERS`) and fails, listing them, on any that no
+scenario's `rules:` list cites. A section number alone ("807") is a heading: it counts as
+cited when any rule of its section is. Every other number - a rule with subrules such as
+"800.4" included - must be cited itself.
+
+The only exceptions are the rules listed in docs/rule-coverage.md as "not applicable",
+each with its reason. Rules listed there as "not yet implemented" are NOT exceptions:
+they stay in the failure message until a scenario proves them.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from arbiter_core.rules_index import RULE_NUMBERS
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = ROOT / "tests" / "scenarios"
+COVERAGE_DOC = ROOT / "docs" / "rule-coverage.md"
+SECTIONS = [str(n) for n in range(800, 812)]
+
+NOT_APPLICABLE = "not applicable"
+NOT_IMPLEMENTED = "not yet implemented"
+_ROW = re.compile(r"^\|\s*(?P<rule>\d{3}(?:\.\d+[a-z]?)?)\s*\|\s*(?P<status>[^|]+?)\s*\|"
+                  r"\s*(?P<reason>.*?)\s*\|\s*$")
+
+
+def section_of(rule: str) -> str:
+    return rule.split(".")[0]
+
+
+def rules_in(section: str) -> list[str]:
+    return sorted((r for r in RULE_NUMBERS if section_of(r) == section), key=_order)
+
+
+def _order(rule: str) -> tuple[int, int, str]:
+    m = re.fullmatch(r"(\d{3})(?:\.(\d+)([a-z]?))?", rule)
+    assert m is not None, rule
+    return int(m[1]), int(m[2] or -1), m[3] or ""
+
+
+def cited_rules() -> dict[str, list[Path]]:
+    """Rule number -> the scenario files whose `rules:` list cites it."""
+    out: dict[str, list[Path]] = {}
+    for path in sorted(SCENARIOS.rglob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            continue
+        for rule in data.get("rules") or []:
+            out.setdefault(str(rule), []).append(path)
+    return out
+
+
+def coverage_rows() -> dict[str, tuple[str, str]]:
+    """Rule number -> (status, reason) from the tables of docs/rule-coverage.md."""
+    rows: dict[str, tuple[str, str]] = {}
+    for line in COVERAGE_DOC.read_text(encoding="utf-8").splitlines():
+        m = _ROW.match(line)
+        if m:
+            assert m["rule"] not in rows, f"{m['rule']} is listed twice in {COVERAGE_DOC.name}"
+            rows[m["rule"]] = (m["status"].strip().lower(), m["reason"].strip())
+    return rows
+
+
+def not_applicable() -> set[str]:
+    return {r for r, (status, _) in coverage_rows().items() if status == NOT_APPLICABLE}
+
+
+def uncovered(section: str) -> list[str]:
+    cited = cited_rules()
+    exempt = not_applicable()
+    missing = []
+    for rule in rules_in(section):
+        if rule == section:  # the section heading
+            if not any(section_of(r) == section for r in cited):
+                missing.append(rule)
+            continue
+        if rule not in cited and rule not in exempt:
+            missing.append(rule)
+    return missing
+
+
+@pytest.mark.parametrize("section", SECTIONS)
+def test_every_rule_of_the_section_is_cited_by_a_scenario(section: str) -> None:
+    missing = uncovered(section)
+    rows = coverage_rows()
+    pending = [r for r in missing if rows.get(r, ("", ""))[0] == NOT_IMPLEMENTED]
+    assert not missing, (
+        f"CR {section}: no scenario in tests/scenarios cites {', '.join(missing)}"
+        + (f" (of which listed as not yet implemented in docs/rule-coverage.md: "
+           f"{', '.join(pending)})" if pending else ""))
+
+
+def test_coverage_doc_rows_are_well_formed() -> None:
+    rows = coverage_rows()
+    assert rows, "docs/rule-coverage.md lists no rules"
+    for rule, (status, reason) in rows.items():
+        assert rule in RULE_NUMBERS, f"{rule} is not a rule number of the committed index"
+        assert section_of(rule) in SECTIONS, f"{rule} is not a multiplayer rule (800-811)"
+        assert status in (NOT_APPLICABLE, NOT_IMPLEMENTED), f"{rule}: unknown status {status!r}"
+        assert len(reason) >= 20, f"{rule}: give the reason"
+
+
+def test_not_applicable_rules_are_not_also_cited() -> None:
+    """An exception that a scenario now proves is stale: remove it from the list."""
+    cited = cited_rules()
+    stale = sorted((r for r in not_applicable() if r in cited), key=_order)
+    assert not stale, f"cited by scenarios but listed as not applicable: {stale}"
+
+
+def test_not_yet_implemented_rules_are_really_uncovered() -> None:
+    cited = cited_rules()
+    rows = coverage_rows()
+    done = sorted((r for r, (status, _) in rows.items()
+                   if status == NOT_IMPLEMENTED and r in cited), key=_order)
+    assert not done, f"cited by scenarios but listed as not yet implemented: {done}"
