@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Literal, assert_never
 
-from arbiter_core import combat, control, grand_melee, resolve, sba, turn
+from arbiter_core import combat, control, grand_melee, leaving, resolve, sba, turn
 from arbiter_core import events as ev
 from arbiter_core.casting import activate_ability, cast_spell, play_land
 from arbiter_core.commands import (
@@ -32,10 +32,9 @@ from arbiter_core.commands import (
 from arbiter_core.errors import GameOver, InvalidCommand, RuleViolation
 from arbiter_core.priority import marker_for, pass_priority, queue_priority
 from arbiter_core.setup import set_up_position, start_game
-from arbiter_core.state import Decision, GameState, Marker, Priority, Waiting, Work
+from arbiter_core.state import Decision, GameState, Marker, Work
 from arbiter_core.triggers import put_triggers
 from arbiter_core.txn import Txn
-from arbiter_core.variants import next_in_turn_order, team_representative
 
 Owner = Literal["turn-orchestrator", "stack-resolver", "sba-checker"]
 
@@ -69,6 +68,7 @@ def decide(state: GameState, command: Command) -> list[ev.Event]:
         raise InvalidCommand("game_id", "the game has not started")
     if state.game_over:
         raise GameOver()
+    t.marker = _marker_of(state, command)
     match command:
         case RunEngineWork():
             _run_work(t, command.marker)
@@ -113,6 +113,19 @@ def decide(state: GameState, command: Command) -> list[ev.Event]:
     if not t.s.game_over:
         control.refresh(t)  # layer 2 after every change (613.1b, 800.4a)
     return t.events
+
+
+def _marker_of(state: GameState, command: Command) -> int | None:
+    """The marker a command works on (its stack gets the triggers it causes, 807.5b)."""
+    if isinstance(command, RunEngineWork):
+        return command.marker
+    marker = getattr(command, "marker", None)
+    if marker is not None:
+        return int(marker)
+    player = getattr(command, "player", None)
+    if isinstance(player, str) and player in state.players and state.markers:
+        return marker_for(state, player, None).number
+    return None
 
 
 def _run_work(t: Txn, marker: int) -> None:
@@ -238,57 +251,4 @@ def _concede(t: Txn, player: str) -> None:
         for q in leavers:
             for m in list(t.s.markers.values()):
                 if m.number in t.s.markers:
-                    _after_leave(t, t.s.markers[m.number], q)
-
-
-def _after_leave(t: Txn, m: Marker, player: str) -> None:
-    """Whatever waited on a player who left moves on (CR 800.4a, 800.4h, 800.4j)."""
-    p = m.pending
-    if isinstance(p, Work | Waiting) or p.player != player:
-        return
-    if isinstance(p, Decision) and t.s.shared_team_turns and p.kind in (
-            "declare_attackers", "declare_blockers", "assign_combat_damage"):
-        mates = [q for q in t.s.team_of(player) if not t.s.players[q].left]
-        if mates:
-            _team_choice_passes_on(t, m, p, team_representative(t.s, mates[0]))
-            return
-    if isinstance(p, Decision) and p.kind == "declare_blockers":
-        t.emit(ev.BlockersDeclared(marker=m.number, player=player, blocks=[], rule="800.4a"))
-        m = t.s.markers[m.number]
-        if combat.request_blockers(t, m):
-            return
-        queue_priority(t, m.number, m.holder)
-        return
-    if isinstance(p, Decision) and p.kind == "declare_attackers":
-        t.emit(ev.AttackersDeclared(marker=m.number, player=player, attacks=[],
-                                    rule="800.4j"))
-    if isinstance(p, Priority):
-        # CR 800.4a: the next player in turn order gets priority in the leaver's place.
-        nxt = next_in_turn_order(t.s, player)
-        queue_priority(t, m.number, nxt or m.holder)
-        return
-    queue_priority(t, m.number, m.holder)
-
-
-def _team_choice_passes_on(t: Txn, m: Marker, d: Decision, nxt: str) -> None:
-    """CR 800.4h: a choice the rules ask of a player who has left the game is made by the
-    next player in turn order. With shared team turns the rules ask the team's primary
-    player (805.2) for the team's attack, block or damage assignment (805.10b, d, f);
-    when that player leaves, their teammate next in turn order - the team's new primary
-    player - makes it, for what is left of the team."""
-    if d.kind == "assign_combat_damage":
-        if not combat.combat_damage(t, m):  # recomputed; asks the team again if needed
-            queue_priority(t, m.number, m.holder)
-        return
-    options = [o for o in d.options if o in t.s.objects]
-    if options:
-        t.emit(ev.DecisionRequested(marker=m.number, kind=d.kind, player=nxt,
-                                    options=options, count=d.count, rule="800.4h"))
-        return
-    if d.kind == "declare_attackers":
-        t.emit(ev.AttackersDeclared(marker=m.number, player=nxt, attacks=[], rule="800.4h"))
-        queue_priority(t, m.number, m.holder)
-        return
-    t.emit(ev.BlockersDeclared(marker=m.number, player=nxt, blocks=[], rule="800.4h"))
-    if not combat.request_blockers(t, t.s.markers[m.number]):
-        queue_priority(t, m.number, m.holder)
+                    leaving.after_leave(t, t.s.markers[m.number], q)

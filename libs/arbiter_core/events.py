@@ -99,6 +99,14 @@ class MarkerRemoved(_Event):
     marker: int
 
 
+class NormalTurnOwed(_Event):
+    """CR 807.4i-j: after the deferred extra turn, the player's own turn follows."""
+
+    type: Literal["NormalTurnOwed"] = "NormalTurnOwed"
+    marker: int
+    player: str
+
+
 class ExtraTurnDeferred(_Event):
     """CR 807.4i-j: the extra turn is taken just before the player's next turn."""
 
@@ -488,6 +496,7 @@ Event = Annotated[
     | MarkerDesignatedForRemoval
     | MarkerRemoved
     | ExtraTurnDeferred
+    | NormalTurnOwed
     | LibraryShuffled
     | CardDrawn
     | DrawFromEmptyLibraryAttempted

@@ -191,6 +191,9 @@ def apply(s: GameState, e: ev.Event) -> None:
             _set_marker(s, e.marker, removal=mk.removal + e.times)
         case ev.MarkerRemoved():
             s.markers.pop(e.marker)
+        case ev.NormalTurnOwed():
+            mk = s.markers[e.marker]
+            _set_marker(s, e.marker, normal_next=(*mk.normal_next, e.player))
         case ev.ExtraTurnDeferred():
             mk = s.markers[e.marker]
             rest = list(mk.extra_turns)
@@ -214,10 +217,13 @@ def apply(s: GameState, e: ev.Event) -> None:
                 due = list(s.extra_due)
                 due.remove(e.player)
                 s.extra_due = tuple(due)
+            owed = list(m.normal_next)
+            if not e.extra and e.player in owed:
+                owed.remove(e.player)
             _set_marker(
                 s, e.marker, holder=e.player, turn=e.turn, step=Step.UNTAP, passed=(),
                 combat=None, pending=Work("turn_based_actions"), skip_draw=False,
-                extra_turns=tuple(extra),
+                extra_turns=tuple(extra), normal_next=tuple(owed),
             )
             # CR 805.4: with shared team turns the whole team takes the turn.
             active = s.team_of(e.player) if s.shared_team_turns else [e.player]

@@ -65,12 +65,14 @@ def start_turn(t: Txn, number: int, player: str) -> None:
         if not isinstance(m.pending, Waiting) or m.holder != player:
             t.emit(ev.MarkerPassed(marker=number, to=player, waiting=True, rule="807.4d"))
         return
-    if player in m.extra_turns:
+    if player in m.normal_next:
+        _begin(t, m, player, extra=False)  # their own turn, owed after the extra one
+    elif player in m.extra_turns:
         _begin(t, m, player, extra=True)
     elif player in t.s.extra_due:
         # 807.4i-j: the deferred extra turn comes just before their own next turn.
         _begin(t, m, player, extra=True)
-        t.emit(ev.ExtraTurnAdded(marker=number, player=player, rule="807.4j"))
+        t.emit(ev.NormalTurnOwed(marker=number, player=player, rule="807.4j"))
     else:
         _begin(t, m, player, extra=False)
 
@@ -81,7 +83,14 @@ def end_turn(t: Txn, m: Marker) -> None:
     s = t.s
     holder = m.holder
     if m.removal > 0:
-        _remove(t, m)
+        for player in m.extra_turns:  # 807.4j: taken just before their next turn
+            if not s.players[player].left:
+                t.emit(ev.ExtraTurnDeferred(marker=m.number, player=player, rule="807.4j"))
+        _remove(t, t.s.markers[m.number])
+        wake(t)
+        return
+    if holder in m.normal_next and not s.players[holder].left:
+        start_turn(t, m.number, holder)  # 807.4d applies; the right-hand check doesn't
         wake(t)
         return
     if holder in m.extra_turns and not s.players[holder].left:
@@ -136,7 +145,8 @@ def on_leave(t: Txn, leavers: list[str]) -> None:
     number of markers; hand on a waiting leaver's marker at once."""
     s = t.s
     needed = marker_count(len(s.in_game()))
-    effective = len([m for m in s.markers.values() if m.removal == 0])
+    # 807.4f: markers already designated don't count, once for each designation.
+    effective = len(s.markers) - sum(m.removal for m in s.markers.values())
     for _ in range(effective - needed):
         candidates = [mk for p in leavers if (mk := _marker_right_of(t.s, p)) is not None]
         if not candidates:

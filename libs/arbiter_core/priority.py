@@ -19,7 +19,7 @@ def priority_players(s: GameState, m: Marker) -> list[str]:
     """Players who get priority on this marker's stack, from its active player. With
     shared team turns teams have priority (805.5): one seat per team stands for it."""
     order = turn_order_from(s, m.holder)
-    if s.grand_melee and len(s.markers) > 1:
+    if s.grand_melee:
         return [p for p in order if sees_stack(s, m, p)]
     if not s.shared_team_turns:
         return order

@@ -138,7 +138,7 @@ def check(t: Txn, m: Marker, then_priority: str | None) -> None:
     if t.s.game_over:
         return
     state_triggers(t, m)
-    if t.s.triggers:
+    if any(tr.marker == m.number for tr in t.s.triggers):
         t.emit(ev.WorkQueued(marker=m.number, kind="put_triggers", then_priority=then_priority,
                              rule="117.5"))
         return
@@ -209,6 +209,10 @@ def handle_losses(t: Txn, players: list[str]) -> None:
     check_game_end(t)
     if t.s.grand_melee and not t.s.game_over:
         grand_melee.on_leave(t, players)
+    if not t.s.game_over:
+        from arbiter_core.leaving import after_all_left
+
+        after_all_left(t, [p for p in players if t.s.players[p].left])
 
 
 def check_game_end(t: Txn) -> None:

@@ -256,6 +256,7 @@ class Marker:
     extra_turns: tuple[str, ...] = ()  # players to take extra turns after this one (500.7)
     skip_draw: bool = False  # 103.8a: the first player's first draw step
     removal: int = 0  # times designated for removal (CR 807.4e-g)
+    normal_next: tuple[str, ...] = ()  # 807.4j: own turn owed right after a deferred extra
 
 
 @dataclass(frozen=True, slots=True)

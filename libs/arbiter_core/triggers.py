@@ -18,7 +18,8 @@ from arbiter_core.txn import Txn
 from arbiter_core.variants import active_players, apnap_order, opponents
 
 
-def detect(s: GameState, e: ev.Event) -> list[ev.AbilityTriggered]:
+def detect(s: GameState, e: ev.Event, current: int | None = None
+           ) -> list[ev.AbilityTriggered]:
     """The abilities that `e` triggers (CR 603.2), in the state just after it."""
     out: list[ev.AbilityTriggered] = []
     # A position set up at the draw step begins there (MarkerPlaced) as well.
@@ -37,19 +38,20 @@ def detect(s: GameState, e: ev.Event) -> list[ev.AbilityTriggered]:
                             ability=i, marker=e.marker, that_player=holder, rule="603.2"))
     if isinstance(e, ev.StepBegan | ev.MarkerPlaced) and e.step == Step.UPKEEP.value:
         actives = active_players(s, s.markers[e.marker].holder)
-        out += _each(s, e.marker, "your_upkeep", lambda o, ab: o.controller in actives and (
-            ab.if_life_at_least is None
-            or s.players[o.controller].life >= ab.if_life_at_least))  # 603.4
+        out += _each(s, e.marker, "your_upkeep", current,
+                     lambda o, ab: o.controller in actives and (
+                         ab.if_life_at_least is None
+                         or s.players[o.controller].life >= ab.if_life_at_least))  # 603.4
     if isinstance(e, ev.DamageDealt | ev.LifeLost) and e.player is not None and e.amount > 0:
         loser = e.player
-        out += _each(s, None, "you_lose_life", lambda o, ab: o.controller == loser,
+        out += _each(s, None, "you_lose_life", current, lambda o, ab: o.controller == loser,
                      amount=e.amount)
     if isinstance(e, ev.ObjectMoved) and e.to_zone == "battlefield":
         entered = s.objects[e.new_id]
         # 801.7, 801.7a: range of influence is judged after the event, with the creature
         # on the battlefield under its new controller.
         if "Creature" in definition(entered).types:
-            out += _each(s, None, "nontoken_creature_enters", lambda o, ab: not (
+            out += _each(s, None, "nontoken_creature_enters", current, lambda o, ab: not (
                 ab.if_untapped and o.tapped) and object_in_range(s, o.controller, entered),
                 that_player=entered.controller)
     if isinstance(e, ev.DamageDealt) and e.player is not None and e.source in s.objects:
@@ -58,14 +60,14 @@ def detect(s: GameState, e: ev.Event) -> list[ev.AbilityTriggered]:
                 and player_in_range(s, o.controller, e.player)):  # 801.7
             for i, ab in enumerate(definition(o).abilities):
                 if isinstance(ab, TriggeredAbility) and ab.event == "deals_damage_to_opponent":
-                    marker = _marker_of_source(s, o.controller)
+                    marker = _marker_of_source(s, o.controller, current)
                     out.append(ev.AbilityTriggered(
                         source=o.id, source_name=o.name, controller=o.controller, ability=i,
                         marker=marker, that_player=e.player, rule="603.2"))
     return out
 
 
-def _each(s: GameState, marker: int | None, event: str,
+def _each(s: GameState, marker: int | None, event: str, current: int | None,
           when: Callable[[Obj, TriggeredAbility], bool], that_player: str | None = None,
           amount: int = 0) -> list[ev.AbilityTriggered]:
     """Every permanent's triggered ability for `event` whose condition holds."""
@@ -76,12 +78,17 @@ def _each(s: GameState, marker: int | None, event: str,
             if isinstance(ab, TriggeredAbility) and ab.event == event and when(o, ab):
                 out.append(ev.AbilityTriggered(
                     source=oid, source_name=o.name, controller=o.controller, ability=i,
-                    marker=marker if marker is not None else _marker_of_source(s, o.controller),
+                    marker=marker if marker is not None
+                    else _marker_of_source(s, o.controller, current),
                     that_player=that_player, amount=amount, rule="603.2"))
     return out
 
 
-def _marker_of_source(s: GameState, controller: str) -> int:
+def _marker_of_source(s: GameState, controller: str, current: int | None = None) -> int:
+    """CR 807.5b: a trigger caused by an object on a stack goes on that stack; otherwise
+    the stack of the marker whose work caused it, else the controller's own marker."""
+    if current is not None and current in s.markers:
+        return current
     m = s.marker_of(controller)
     return m.number if m is not None else next(iter(s.markers))
 

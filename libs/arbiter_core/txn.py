@@ -14,6 +14,7 @@ class Txn:
         self.s = state.clone()
         self.events: list[ev.Event] = []
         self.rng = Rng(state.seed, state.version)
+        self.marker: int | None = None  # the marker whose work or command this is
 
     def emit(self, event: ev.Event) -> None:
         if isinstance(event, ev.TurnBegan):
@@ -26,7 +27,7 @@ class Txn:
         # Imported here: triggers reads events this module records (no import cycle).
         from arbiter_core.triggers import detect
 
-        for triggered in detect(self.s, event):
+        for triggered in detect(self.s, event, self.marker):
             apply(self.s, triggered)
             self.events.append(triggered)
 

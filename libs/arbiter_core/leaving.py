@@ -1,0 +1,73 @@
+"""What waited on a player who left the game moves on (CR 800.4a, 800.4h, 800.4j):
+their priority goes to the next player in turn order, their declarations are empty, and
+a choice the rules ask of them is made by the next player."""
+
+from __future__ import annotations
+
+from arbiter_core import combat
+from arbiter_core import events as ev
+from arbiter_core.priority import queue_priority
+from arbiter_core.state import Decision, Marker, Priority, Waiting, Work
+from arbiter_core.txn import Txn
+from arbiter_core.variants import next_in_turn_order, team_representative
+
+
+def after_all_left(t: Txn, players: list[str]) -> None:
+    """Every marker waiting on one of `players` moves on."""
+    for player in players:
+        for number in list(t.s.markers):
+            if number in t.s.markers:
+                after_leave(t, t.s.markers[number], player)
+
+
+def after_leave(t: Txn, m: Marker, player: str) -> None:
+    """Whatever waited on a player who left moves on (CR 800.4a, 800.4h, 800.4j)."""
+    p = m.pending
+    if isinstance(p, Work | Waiting) or p.player != player:
+        return
+    if isinstance(p, Decision) and t.s.shared_team_turns and p.kind in (
+            "declare_attackers", "declare_blockers", "assign_combat_damage"):
+        mates = [q for q in t.s.team_of(player) if not t.s.players[q].left]
+        if mates:
+            _team_choice_passes_on(t, m, p, team_representative(t.s, mates[0]))
+            return
+    if isinstance(p, Decision) and p.kind == "declare_blockers":
+        t.emit(ev.BlockersDeclared(marker=m.number, player=player, blocks=[], rule="800.4a"))
+        m = t.s.markers[m.number]
+        if combat.request_blockers(t, m):
+            return
+        queue_priority(t, m.number, m.holder)
+        return
+    if isinstance(p, Decision) and p.kind == "declare_attackers":
+        t.emit(ev.AttackersDeclared(marker=m.number, player=player, attacks=[],
+                                    rule="800.4j"))
+    if isinstance(p, Priority):
+        # CR 800.4a: the next player in turn order gets priority in the leaver's place.
+        nxt = next_in_turn_order(t.s, player)
+        queue_priority(t, m.number, nxt or m.holder)
+        return
+    queue_priority(t, m.number, m.holder)
+
+
+def _team_choice_passes_on(t: Txn, m: Marker, d: Decision, nxt: str) -> None:
+    """CR 800.4h: a choice the rules ask of a player who has left the game is made by the
+    next player in turn order. With shared team turns the rules ask the team's primary
+    player (805.2) for the team's attack, block or damage assignment (805.10b, d, f);
+    when that player leaves, their teammate next in turn order - the team's new primary
+    player - makes it, for what is left of the team."""
+    if d.kind == "assign_combat_damage":
+        if not combat.combat_damage(t, m):  # recomputed; asks the team again if needed
+            queue_priority(t, m.number, m.holder)
+        return
+    options = [o for o in d.options if o in t.s.objects]
+    if options:
+        t.emit(ev.DecisionRequested(marker=m.number, kind=d.kind, player=nxt,
+                                    options=options, count=d.count, rule="800.4h"))
+        return
+    if d.kind == "declare_attackers":
+        t.emit(ev.AttackersDeclared(marker=m.number, player=nxt, attacks=[], rule="800.4h"))
+        queue_priority(t, m.number, m.holder)
+        return
+    t.emit(ev.BlockersDeclared(marker=m.number, player=nxt, blocks=[], rule="800.4h"))
+    if not combat.request_blockers(t, t.s.markers[m.number]):
+        queue_priority(t, m.number, m.holder)
