@@ -6,37 +6,80 @@
 ...     [(e.version, e.position) for e in store.read_stream("game-1")]
 [(1, 1)]
 
-Backends implement :class:`EventStore`; :func:`open_store` picks one from a URL.
+One interface, :class:`EventStore`, two backends that behave the same (one contract
+test suite runs against both): :class:`SQLiteEventStore` (embedded default) and
+``PostgresEventStore`` (psycopg 3; imported on first use, so SQLite users never load
+psycopg).  :func:`open_store` picks one from a URL.
 """
 
 from __future__ import annotations
 
 import os
-import re
+from typing import TYPE_CHECKING, Any
 
 from .codec import CODEC_NAME
-from .errors import ConcurrencyConflict, CorruptStore, StoreError, UnsupportedBackend
-from .model import EventStore, NewEvent, StoredEvent
+from .errors import (
+    AlreadyProcessed,
+    ConcurrencyConflict,
+    CorruptStore,
+    InvalidSnapshot,
+    MigrationRequired,
+    StoreError,
+    StreamNotFound,
+    UnsupportedBackend,
+    UpcastError,
+)
+from .location import parse_location
+from .model import (
+    Anchor,
+    ChainBreak,
+    EventStore,
+    NewEvent,
+    Snapshot,
+    StoredEvent,
+    Tracking,
+    VerifyReport,
+)
 from .sqlite import SQLiteEventStore
+from .subscription import Subscription
+from .upcasting import Upcasters
+
+if TYPE_CHECKING:
+    from .postgres import PostgresEventStore
 
 __all__ = [
     "CODEC_NAME",
+    "AlreadyProcessed",
+    "Anchor",
+    "ChainBreak",
     "ConcurrencyConflict",
     "CorruptStore",
     "EventStore",
+    "InvalidSnapshot",
+    "MigrationRequired",
     "NewEvent",
+    "PostgresEventStore",
     "SQLiteEventStore",
+    "Snapshot",
     "StoreError",
     "StoredEvent",
+    "StreamNotFound",
+    "Subscription",
+    "Tracking",
     "UnsupportedBackend",
+    "UpcastError",
+    "Upcasters",
+    "VerifyReport",
     "open_store",
 ]
 
-_SCHEME = re.compile(r"^(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]*)://")
-_POSTGRES_SCHEMES = frozenset({"postgres", "postgresql", "postgresql+psycopg"})
 
-
-def open_store(url: str | os.PathLike[str]) -> EventStore:
+def open_store(
+    url: str | os.PathLike[str],
+    *,
+    upcasters: Upcasters | None = None,
+    auto_migrate: bool = False,
+) -> EventStore:
     """Open the event store named by ``url``.
 
     * a filesystem path (``"arbiter.sqlite"``, ``Path(...)``) -> SQLite file;
@@ -44,22 +87,25 @@ def open_store(url: str | os.PathLike[str]) -> EventStore:
       convention: the path is everything after ``sqlite:///``) -> SQLite file;
     * ``":memory:"``, ``"sqlite://"`` or ``"sqlite:///:memory:"`` -> private
       in-memory SQLite store;
-    * ``"postgresql://..."`` -> not available yet (:class:`UnsupportedBackend`).
+    * ``"postgresql://user@host:5432/db"`` (also ``postgres://``,
+      ``postgresql+psycopg://``) -> PostgreSQL; its schema must have been upgraded
+      (``arbiter db upgrade --db URL``) unless ``auto_migrate=True``.  Add
+      ``?options=-csearch_path%3Dname`` to use a schema other than ``public``.
+
+    ``upcasters`` are applied to every event read.  SQLite files always migrate
+    themselves, so ``auto_migrate`` only matters for PostgreSQL.
     """
-    text = os.fspath(url)
-    match = _SCHEME.match(text)
-    if match is None:
-        if not text:
-            raise ValueError("store URL must not be empty")
-        return SQLiteEventStore(text)
-    scheme = match["scheme"].lower()
-    if scheme == "sqlite":
-        rest = text[match.end() :]
-        if rest in ("", "/:memory:"):
-            return SQLiteEventStore(":memory:")
-        if not rest.startswith("/") or len(rest) == 1:
-            raise ValueError(f"SQLite URLs look like 'sqlite:///path/to/file.db', got {text!r}")
-        return SQLiteEventStore(rest[1:])
-    if scheme in _POSTGRES_SCHEMES:
-        raise UnsupportedBackend("PostgreSQL comes with the event store issue")
-    raise UnsupportedBackend(f"unknown event store URL scheme {scheme!r} in {text!r}")
+    location = parse_location(url)
+    if location.backend == "sqlite":
+        return SQLiteEventStore(location.target, upcasters=upcasters)
+    from .postgres import PostgresEventStore
+
+    return PostgresEventStore(location.target, auto_migrate=auto_migrate, upcasters=upcasters)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "PostgresEventStore":
+        from .postgres import PostgresEventStore
+
+        return PostgresEventStore
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

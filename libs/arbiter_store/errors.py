@@ -49,3 +49,58 @@ class CorruptStore(StoreError):
     Raised for files that are not databases, schemas newer than this code understands,
     and stored payloads that cannot be decoded.
     """
+
+
+class MigrationRequired(StoreError):
+    """The database's schema is older than this code (or missing): run the migrations.
+
+    The PostgreSQL store never changes a schema on its own unless it is opened with
+    ``auto_migrate=True``; ``arbiter db upgrade --db URL`` applies the pending
+    migrations (see :func:`arbiter_store.migrations.upgrade`).
+    """
+
+
+class AlreadyProcessed(StoreError):
+    """A consumer's tracking position is not beyond the one already recorded.
+
+    The consumer has already processed the event at ``attempted`` (it recorded
+    ``recorded``); nothing from the rejected append was written.
+    """
+
+    def __init__(self, consumer: str, recorded: int, attempted: int) -> None:
+        self.consumer = consumer
+        self.recorded = recorded
+        self.attempted = attempted
+        super().__init__(
+            f"consumer {consumer!r} already processed position {attempted}: "
+            f"its recorded position is {recorded}"
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.consumer, self.recorded, self.attempted))
+
+
+class StreamNotFound(StoreError):
+    """The operation needs a stream with at least one event."""
+
+    def __init__(self, stream_id: str, what: str) -> None:
+        self.stream_id = stream_id
+        super().__init__(f"cannot {what}: stream {stream_id!r} has no events")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (type(self), str(self), {"stream_id": self.stream_id}))
+
+
+class InvalidSnapshot(StoreError):
+    """A snapshot was saved for a version the stream has not reached."""
+
+
+class UpcastError(StoreError):
+    """An upcaster raised, or did not return a payload dict."""
+
+
+def _rebuild(cls: type[StoreError], message: str, attrs: dict[str, Any]) -> StoreError:
+    error = cls.__new__(cls)
+    Exception.__init__(error, message)
+    error.__dict__.update(attrs)
+    return error

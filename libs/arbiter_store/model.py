@@ -12,6 +12,14 @@ Numbering, shared by every backend:
 * ``position`` is 1-based, global and gapless, assigned in commit order: once a
   reader sees position ``n`` it has already been able to see ``1..n-1``.  Catch-up
   subscriptions and projections can therefore track a single integer.
+
+Beyond the log itself every backend offers, with the same behaviour: idempotent
+appends (``command_id``), exactly-once consumer tracking (:class:`Tracking`),
+opaque snapshots (:class:`Snapshot`), upcasting on read
+(:class:`~arbiter_store.upcasting.Upcasters`), catch-up subscriptions
+(:class:`~arbiter_store.subscription.Subscription`) and a tamper-evident hash chain
+per stream with HMAC-signed anchors (:meth:`EventStore.verify`,
+:mod:`arbiter_store.integrity`).
 """
 
 from __future__ import annotations
@@ -20,7 +28,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
+
+if TYPE_CHECKING:
+    from .subscription import Subscription
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +64,9 @@ class NewEvent:
             )
         if self.rule is not None and not isinstance(self.rule, str):
             raise TypeError(f"rule of {self.type!r} must be a str or None, got {self.rule!r}")
+        check_text(self.type, "event type")
+        if self.rule is not None:
+            check_text(self.rule, f"rule of {self.type!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +88,93 @@ class StoredEvent:
     metadata: dict[str, Any]
 
 
+@dataclass(frozen=True, slots=True)
+class Tracking:
+    """A consumer's progress: it has processed the event at global ``position``.
+
+    Passed to :meth:`EventStore.append`, it is recorded in the same transaction as the
+    consumer's own writes, so a crash can never record one without the other.
+    """
+
+    consumer: str
+    position: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.consumer, str) or not self.consumer:
+            raise ValueError(f"consumer must be a non-empty string, got {self.consumer!r}")
+        check_text(self.consumer, "consumer")
+        if not _is_int(self.position) or self.position < 1:
+            raise ValueError(f"tracking position must be an int >= 1, got {self.position!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """Opaque state of a stream as of ``version`` (the store never looks inside)."""
+
+    stream_id: str
+    version: int
+    state: bytes
+    state_hash: str
+    created: str  # ISO-8601, UTC
+
+
+@dataclass(frozen=True, slots=True)
+class Anchor:
+    """A signed record of a stream's head: ``head_hash`` is the hash of event
+    ``version``; ``signature`` is HMAC-SHA256 over (stream, version, head, created)."""
+
+    stream_id: str
+    version: int
+    head_hash: str
+    signature: str
+    created: str  # ISO-8601, UTC
+
+
+@dataclass(frozen=True, slots=True)
+class ChainBreak:
+    """One problem found by :meth:`EventStore.verify`.
+
+    ``stream_id`` is ``None`` for store-wide problems (a gap in global positions);
+    ``version`` / ``position`` locate the link where the problem was seen, when known.
+    """
+
+    stream_id: str | None
+    version: int | None
+    position: int | None
+    reason: str
+
+    def __str__(self) -> str:
+        where = "store" if self.stream_id is None else f"stream {self.stream_id!r}"
+        if self.version is not None:
+            where += f" version {self.version}"
+        if self.position is not None:
+            where += f" (position {self.position})"
+        return f"{where}: {self.reason}"
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyReport:
+    """Result of :meth:`EventStore.verify`: ``problems`` holds the first broken link of
+    each damaged stream (stream order), then store-wide problems."""
+
+    streams: int
+    events: int
+    anchors: int
+    signatures_checked: bool
+    problems: tuple[ChainBreak, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def first_problem(self) -> ChainBreak | None:
+        return self.problems[0] if self.problems else None
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+
 class EventStore(ABC):
     """An append-only log of events, partitioned into streams.
 
@@ -84,7 +185,13 @@ class EventStore(ABC):
 
     @abstractmethod
     def append(
-        self, stream_id: str, expected_version: int, events: Sequence[NewEvent]
+        self,
+        stream_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        *,
+        command_id: str | None = None,
+        tracking: Tracking | None = None,
     ) -> list[StoredEvent]:
         """Atomically append ``events`` to ``stream_id``.
 
@@ -92,7 +199,16 @@ class EventStore(ABC):
         it does not match, raise :class:`~arbiter_store.errors.ConcurrencyConflict`
         and write nothing.  Either the whole batch becomes visible, with consecutive
         versions and positions, or none of it does.  An empty batch is a no-op that
-        returns ``[]`` without checking the version.
+        returns ``[]`` without checking the version (but still records ``tracking``).
+
+        ``command_id``: if an append to this stream with the same command id was
+        committed before, return that append's stored events and write nothing (not
+        even ``tracking``); the version is not checked.  Otherwise the id is recorded
+        with the events.
+
+        ``tracking``: record the consumer's position in the same transaction; if it is
+        not greater than the recorded one, raise
+        :class:`~arbiter_store.errors.AlreadyProcessed` and write nothing.
         """
 
     @abstractmethod
@@ -120,6 +236,63 @@ class EventStore(ABC):
     @abstractmethod
     def close(self) -> None:
         """Release resources.  Idempotent; other calls fail after it."""
+
+    @abstractmethod
+    def subscribe(
+        self,
+        from_position: int = 1,
+        *,
+        batch_size: int = 100,
+        poll_interval: float | None = None,
+        timeout: float | None = None,
+    ) -> Subscription:
+        """Every event with ``position >= from_position``, then the live log.
+
+        The returned :class:`~arbiter_store.subscription.Subscription` is an iterator
+        that yields each position exactly once, in order, waiting for new events
+        (woken by appends, re-checking every ``poll_interval`` seconds).  It ends when
+        :meth:`~arbiter_store.subscription.Subscription.stop` is called, when the store
+        is closed, or after ``timeout`` seconds without a new event.
+        """
+
+    @abstractmethod
+    def consumer_position(self, consumer: str) -> int:
+        """The last position recorded for ``consumer`` (0 if none)."""
+
+    @abstractmethod
+    def save_snapshot(
+        self, stream_id: str, version: int, state: bytes, state_hash: str
+    ) -> Snapshot:
+        """Store ``state`` as the stream's state at ``version`` (replacing an earlier
+        snapshot of that version).  ``version`` must be between 1 and the stream's
+        version, else :class:`~arbiter_store.errors.InvalidSnapshot`."""
+
+    @abstractmethod
+    def load_snapshot(self, stream_id: str, max_version: int | None = None) -> Snapshot | None:
+        """The snapshot with the highest version ``<= max_version`` (any, if ``None``)."""
+
+    @abstractmethod
+    def anchor(self, stream_id: str, key: bytes | str) -> Anchor:
+        """Record the stream's current head hash, signed with HMAC-SHA256 ``key``.
+
+        Raises :class:`~arbiter_store.errors.StreamNotFound` for an empty stream.
+        """
+
+    @abstractmethod
+    def anchors(self, stream_id: str) -> list[Anchor]:
+        """The stream's anchors, oldest version first."""
+
+    @abstractmethod
+    def verify(
+        self, stream_id: str | None = None, *, anchor_key: bytes | str | None = None
+    ) -> VerifyReport:
+        """Recompute the hash chain of one stream (or of every stream, plus the global
+        positions) and check it against the stream records and the anchors.
+
+        With ``anchor_key`` the anchors' signatures are checked too; without it an
+        anchor still has to match the chain, but a forged one is not recognised.
+        The scope is read in one consistent snapshot, into memory.
+        """
 
     def iter_all(self, from_position: int = 1, batch_size: int = 1000) -> Iterator[StoredEvent]:
         """Iterate over :meth:`read_all` in pages of ``batch_size``.
@@ -152,14 +325,30 @@ class EventStore(ABC):
 # Argument checks shared by the backends (programming errors -> ValueError).
 
 
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_text(value: str, what: str) -> None:
+    """Strings stored in text columns must be valid UTF-8 without NUL characters (which
+    PostgreSQL cannot store), so that every backend accepts the same strings."""
+    if "\x00" in value:
+        raise ValueError(f"{what} must not contain NUL characters, got {value!r}")
+    try:
+        value.encode()
+    except UnicodeEncodeError as exc:
+        raise ValueError(f"{what} is not valid Unicode text ({exc.reason}): {value!r}") from None
+
+
 def check_stream_id(stream_id: str) -> None:
     if not isinstance(stream_id, str) or not stream_id:
         raise ValueError(f"stream_id must be a non-empty string, got {stream_id!r}")
+    check_text(stream_id, "stream_id")
 
 
 def check_append_args(stream_id: str, expected_version: int) -> None:
     check_stream_id(stream_id)
-    if isinstance(expected_version, bool) or not isinstance(expected_version, int):
+    if not _is_int(expected_version):
         raise TypeError(f"expected_version must be an int, got {expected_version!r}")
     if expected_version < 0:
         raise ValueError(f"expected_version must be >= 0, got {expected_version}")

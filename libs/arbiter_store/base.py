@@ -1,0 +1,271 @@
+"""What both backends share: argument checks, encoding, decoding with upcasters,
+subscriptions, anchors and verification.  A backend implements the ``_raw`` storage
+primitives; everything observable is decided here, once.
+"""
+
+from __future__ import annotations
+
+import threading
+from abc import abstractmethod
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import msgspec
+
+from .codec import decode_object, encode_object
+from .errors import StreamNotFound
+from .integrity import EncodedEvent, RawEvent, VerifyInput, make_anchor, verify_chains
+from .model import (
+    Anchor,
+    EventStore,
+    NewEvent,
+    Snapshot,
+    StoredEvent,
+    Tracking,
+    VerifyReport,
+    _is_int,
+    check_append_args,
+    check_read_all_args,
+    check_read_stream_args,
+    check_stream_id,
+    check_text,
+)
+from .subscription import Subscription, Waiter
+from .upcasting import Upcasters
+
+__all__ = ["StoreBase", "encode_events"]
+
+#: The SELECT list matching :class:`~arbiter_store.integrity.RawEvent`.
+RAW_COLUMNS = "stream_id, version, position, type, schema_version, payload, rule, metadata, hash"
+
+
+def encode_events(events: Sequence[NewEvent]) -> list[EncodedEvent]:
+    """Encode a batch (outside any lock): an unencodable event raises ``TypeError``."""
+    return [
+        EncodedEvent(
+            event.type,
+            event.schema_version,
+            encode_object(event.payload, what=f"payload of {event.type!r}"),
+            event.rule,
+            encode_object(event.metadata, what=f"metadata of {event.type!r}"),
+        )
+        for event in events
+    ]
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+class StoreBase(EventStore):
+    """Shared implementation of :class:`EventStore` over a few storage primitives."""
+
+    #: Seconds between re-reads when a subscription hears no append.
+    default_poll_interval: float = 1.0
+
+    def __init__(self, upcasters: Upcasters | None = None) -> None:
+        if upcasters is not None and not isinstance(upcasters, Upcasters):
+            raise TypeError(f"upcasters must be an Upcasters registry, got {upcasters!r}")
+        self._upcasters = upcasters
+        self._subscriptions: set[Subscription] = set()
+        self._subscriptions_lock = threading.Lock()
+
+    # -- storage primitives --------------------------------------------------------
+
+    @abstractmethod
+    def _append_encoded(self, stream_id: str, expected_version: int,
+                        events: list[EncodedEvent], command_id: str | None,
+                        tracking: Tracking | None) -> list[RawEvent]:
+        """One transaction: the earlier rows for a known ``command_id``; else check the
+        tracking and the version, then number, hash and insert ``events``."""
+
+    @abstractmethod
+    def _record_tracking(self, tracking: Tracking) -> None: ...
+
+    @abstractmethod
+    def _read_stream_raw(self, stream_id: str, from_version: int,
+                         to_version: int | None) -> list[RawEvent]: ...
+
+    @abstractmethod
+    def _read_all_raw(self, from_position: int, limit: int | None) -> list[RawEvent]: ...
+
+    @abstractmethod
+    def _consumer_position_raw(self, consumer: str) -> int: ...
+
+    @abstractmethod
+    def _save_snapshot_raw(self, snapshot: Snapshot) -> None:
+        """Upsert, raising InvalidSnapshot if the stream has not reached the version."""
+
+    @abstractmethod
+    def _load_snapshot_raw(self, stream_id: str, max_version: int | None) -> Snapshot | None: ...
+
+    @abstractmethod
+    def _stream_head(self, stream_id: str) -> tuple[int, str]:
+        """(version, hash) of the stream's last event row; (0, "") if none."""
+
+    @abstractmethod
+    def _insert_anchor(self, anchor: Anchor) -> None: ...
+
+    @abstractmethod
+    def _anchors_raw(self, stream_id: str | None) -> list[Anchor]: ...
+
+    @abstractmethod
+    def _verify_input(self, stream_id: str | None) -> VerifyInput: ...
+
+    @abstractmethod
+    def _new_waiter(self) -> Waiter:
+        """A waiter for a new subscription (raises StoreError if the store is closed)."""
+
+    @abstractmethod
+    def _close_backend(self) -> None: ...
+
+    # -- the interface -------------------------------------------------------------
+
+    def append(
+        self,
+        stream_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        *,
+        command_id: str | None = None,
+        tracking: Tracking | None = None,
+    ) -> list[StoredEvent]:
+        check_append_args(stream_id, expected_version)
+        if command_id is not None:
+            if not isinstance(command_id, str) or not command_id:
+                raise ValueError(f"command_id must be a non-empty string or None, "
+                                 f"got {command_id!r}")
+            check_text(command_id, "command_id")
+        if tracking is not None and not isinstance(tracking, Tracking):
+            raise TypeError(f"tracking must be a Tracking or None, got {tracking!r}")
+        encoded = encode_events(events)
+        if not encoded:
+            if tracking is not None:
+                self._record_tracking(tracking)
+            return []
+        rows = self._append_encoded(stream_id, expected_version, encoded, command_id, tracking)
+        self._appended()
+        return [self._decode(row) for row in rows]
+
+    def _appended(self) -> None:
+        """Hook run after a successful append (wakes in-process subscribers)."""
+
+    def read_stream(
+        self, stream_id: str, from_version: int = 1, to_version: int | None = None
+    ) -> list[StoredEvent]:
+        check_read_stream_args(stream_id, from_version, to_version)
+        return [self._decode(r) for r in self._read_stream_raw(stream_id, from_version,
+                                                               to_version)]
+
+    def read_all(self, from_position: int = 1, limit: int | None = None) -> list[StoredEvent]:
+        check_read_all_args(from_position, limit)
+        return [self._decode(row) for row in self._read_all_raw(from_position, limit)]
+
+    def subscribe(
+        self,
+        from_position: int = 1,
+        *,
+        batch_size: int = 100,
+        poll_interval: float | None = None,
+        timeout: float | None = None,
+    ) -> Subscription:
+        interval = self.default_poll_interval if poll_interval is None else poll_interval
+        waiter = self._new_waiter()
+        try:
+            subscription = Subscription(
+                self.read_all, waiter, from_position=from_position, batch_size=batch_size,
+                poll_interval=interval, timeout=timeout, on_close=self._forget_subscription)
+        except BaseException:  # invalid arguments
+            waiter.close()
+            raise
+        with self._subscriptions_lock:
+            self._subscriptions.add(subscription)
+        return subscription
+
+    def _forget_subscription(self, subscription: Subscription) -> None:
+        with self._subscriptions_lock:
+            self._subscriptions.discard(subscription)
+
+    def _stop_subscriptions(self) -> None:
+        with self._subscriptions_lock:
+            live = list(self._subscriptions)
+        for subscription in live:
+            subscription.stop()
+
+    def consumer_position(self, consumer: str) -> int:
+        if not isinstance(consumer, str) or not consumer:
+            raise ValueError(f"consumer must be a non-empty string, got {consumer!r}")
+        check_text(consumer, "consumer")
+        return self._consumer_position_raw(consumer)
+
+    def save_snapshot(
+        self, stream_id: str, version: int, state: bytes, state_hash: str
+    ) -> Snapshot:
+        check_stream_id(stream_id)
+        if not _is_int(version) or version < 1:
+            raise ValueError(f"snapshot version must be an int >= 1, got {version!r}")
+        if not isinstance(state, bytes | bytearray | memoryview):
+            raise TypeError(f"snapshot state must be bytes, got {type(state).__name__}")
+        if not isinstance(state_hash, str) or not state_hash:
+            raise ValueError(f"state_hash must be a non-empty string, got {state_hash!r}")
+        check_text(state_hash, "state_hash")
+        snapshot = Snapshot(stream_id, version, bytes(state), state_hash, utc_now())
+        self._save_snapshot_raw(snapshot)
+        return snapshot
+
+    def load_snapshot(self, stream_id: str, max_version: int | None = None) -> Snapshot | None:
+        check_stream_id(stream_id)
+        if max_version is not None and (not _is_int(max_version) or max_version < 0):
+            raise ValueError(f"max_version must be an int >= 0 or None, got {max_version!r}")
+        return self._load_snapshot_raw(stream_id, max_version)
+
+    def anchor(self, stream_id: str, key: bytes | str) -> Anchor:
+        check_stream_id(stream_id)
+        version, head_hash = self._stream_head(stream_id)
+        if version == 0:
+            raise StreamNotFound(stream_id, "anchor")
+        anchor = make_anchor(key, stream_id, version, head_hash)
+        self._insert_anchor(anchor)
+        return anchor
+
+    def anchors(self, stream_id: str) -> list[Anchor]:
+        check_stream_id(stream_id)
+        return self._anchors_raw(stream_id)
+
+    def verify(
+        self, stream_id: str | None = None, *, anchor_key: bytes | str | None = None
+    ) -> VerifyReport:
+        if stream_id is not None:
+            check_stream_id(stream_id)
+        return verify_chains(self._verify_input(stream_id), anchor_key)
+
+    def close(self) -> None:
+        self._stop_subscriptions()
+        self._close_backend()
+
+    # -- decoding ------------------------------------------------------------------
+
+    def _decode(self, row: RawEvent) -> StoredEvent:
+        try:
+            payload = _decoder.decode(row.payload)
+            metadata = _decoder.decode(row.metadata)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            where = _where(row)
+            decode_object(row.payload, what=f"payload of {where}")  # raises CorruptStore
+            decode_object(row.metadata, what=f"metadata of {where}")
+            raise
+        schema_version = row.schema_version
+        upcasters = self._upcasters
+        if upcasters is not None and (row.type, schema_version) in upcasters:
+            schema_version, payload = upcasters.upcast(row.type, schema_version, payload,
+                                                       where=_where(row))
+        return StoredEvent(row.stream_id, row.version, row.position, row.type, schema_version,
+                           payload, row.rule, metadata)
+
+
+_decoder = msgspec.json.Decoder(dict[str, Any])
+
+
+def _where(row: RawEvent) -> str:
+    return f"event {row.stream_id!r}@{row.version} (position {row.position})"
