@@ -1,0 +1,129 @@
+"""`python -m arbiter_services ...`: run one process, or the whole local deployment.
+
+    run ROLE       a service (turn-orchestrator, stack-resolver, sba-checker, variants)
+                   or the relay
+    gateway        the HTTP/WebSocket gateway
+    up / down      Tansu + every process on this machine (pids in --run-dir)
+    play           a bot game through a running gateway (`arbiter play --distributed`)
+    bench          latency and throughput through the services (starts its own cluster)
+    asyncapi       print the AsyncAPI document generated from the apps
+    k8s, compose   write k8s/ and docker-compose.yml, generated from the topics module
+    topics         create every topic on a broker
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+
+from arbiter_services import settings as settings_mod
+
+DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+def store_url(value: str, run_dir: Path) -> str:
+    if value == "sqlite":
+        return str((run_dir / "arbiter.sqlite").resolve())
+    if value in ("postgres", "postgresql", "pg"):
+        return DEFAULT_PG
+    return value
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="arbiter_services", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    for name in ("run", "gateway"):
+        p = sub.add_parser(name)
+        if name == "run":
+            p.add_argument("role")
+        p.add_argument("--store")
+        p.add_argument("--broker")
+        p.add_argument("--http-port", type=int)
+        p.add_argument("--http-host")
+    up = sub.add_parser("up")
+    up.add_argument("--store", default="sqlite", help="sqlite, postgres, or a store URL")
+    up.add_argument("--run-dir", type=Path, default=Path(".arbiter"))
+    up.add_argument("--broker-port", type=int, default=9092)
+    up.add_argument("--gateway-port", type=int, default=8080)
+    down = sub.add_parser("down")
+    down.add_argument("--run-dir", type=Path, default=Path(".arbiter"))
+    play = sub.add_parser("play")
+    play.add_argument("--gateway", default="http://127.0.0.1:8080")
+    play.add_argument("--players", type=int, default=4)
+    play.add_argument("--seed", type=int, default=1)
+    play.add_argument("--variant", default="free_for_all")
+    play.add_argument("--game")
+    sub.add_parser("asyncapi").add_argument("--out", type=Path)
+    bench_p = sub.add_parser("bench")
+    bench_p.add_argument("--seconds", type=float, default=30)
+    bench_p.add_argument("--deck-size", type=int, default=None)
+    sub.add_parser("k8s").add_argument("--out", type=Path, default=Path("k8s"))
+    sub.add_parser("compose").add_argument("--out", type=Path,
+                                           default=Path("docker-compose.yml"))
+    sub.add_parser("topics").add_argument("--broker", default="127.0.0.1:9092")
+    a = ap.parse_args(argv)
+
+    if a.cmd in ("run", "gateway"):
+        from arbiter_services.process import run_gateway, run_role
+        s = settings_mod.from_env().with_(store=a.store, broker=a.broker,
+                                          http_port=a.http_port, http_host=a.http_host)
+        if a.cmd == "run":
+            run_role(a.role, s)
+        else:
+            run_gateway(s)
+        return 0
+    if a.cmd == "up":
+        from arbiter_services.launcher import Cluster
+        cluster = Cluster(store_url(a.store, a.run_dir), a.run_dir, a.broker_port,
+                          a.gateway_port)
+        try:
+            cluster.start()
+        except BaseException:
+            cluster.stop()
+            raise
+        cluster.write_pids()
+        print(f"arbiter is up: gateway {cluster.gateway_url}, broker "
+              f"{cluster.broker.bootstrap}, store {cluster.store}; logs in {a.run_dir}/")
+        return 0
+    if a.cmd == "down":
+        from arbiter_services.launcher import down as stop_all
+        stopped = stop_all(a.run_dir)
+        print("stopped " + (", ".join(stopped) if stopped else "nothing (not up)"))
+        return 0
+    if a.cmd == "play":
+        from arbiter_gateway.client import play_cli
+        return asyncio.run(play_cli(a.gateway, a.players, a.seed, a.variant, a.game))
+    if a.cmd == "bench":
+        from arbiter_services.bench import main as bench
+        bench(a.seconds, a.deck_size)
+        return 0
+    if a.cmd == "asyncapi":
+        from arbiter_services.asyncapi import asyncapi_yaml
+        text = asyncapi_yaml()
+        if a.out:
+            a.out.write_text(text)
+        else:
+            sys.stdout.write(text)
+        return 0
+    if a.cmd == "compose":
+        from arbiter_services.compose import render
+        a.out.write_text(render())
+        print(a.out)
+        return 0
+    if a.cmd == "topics":
+        from arbiter_services.tansu import ensure_topics
+        asyncio.run(ensure_topics(a.broker))
+        return 0
+    if a.cmd == "k8s":
+        from arbiter_services.k8s import write_manifests
+        for path in write_manifests(a.out):
+            print(path)
+        return 0
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

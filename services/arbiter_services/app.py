@@ -1,0 +1,176 @@
+"""The faststream apps: one router per service, the relay, and a process around them.
+
+`service_router(name, ...)` subscribes a service to its command topic (if it consumes a
+command kind) and its work topic, in consumer group `name`, committing each message
+after it was handled (a killed process's message is redelivered, and is a no-op if it
+was done). `build_runtime` puts routers, the relay and the middlewares (OpenTelemetry
+and Prometheus) on one broker: one service per process in production, all of them on
+one in-memory broker in tests (TestKafkaBroker).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+import structlog
+from faststream import AckPolicy
+from faststream.kafka import KafkaBroker, KafkaMessage, KafkaRouter
+from faststream.kafka.opentelemetry import KafkaTelemetryMiddleware
+from faststream.kafka.prometheus import KafkaPrometheusMiddleware
+from opentelemetry.sdk.trace import TracerProvider
+from pydantic import BaseModel
+
+from arbiter_runtime.projection import ProjectionCache
+from arbiter_services.checkpoint import Checkpoints, StoreCheckpoints
+from arbiter_services.commits import OffsetCommitter
+from arbiter_services.core import Outcome, ServiceCore
+from arbiter_services.messages import AuditMessage, CommandEnvelope, EventMessage, WorkItem
+from arbiter_services.observability import Metrics, current_traceparent, log
+from arbiter_services.relay import Relay
+from arbiter_services.settings import Settings
+from arbiter_services.topics import (
+    COMMAND_CONSUMERS,
+    TOPIC_BY_NAME,
+    command_topic,
+    work_topic,
+)
+from arbiter_store import EventStore
+
+
+@dataclass
+class Runtime:
+    """Everything one process runs on its broker."""
+
+    broker: KafkaBroker
+    store: EventStore
+    metrics: Metrics
+    tracer: TracerProvider
+    cores: dict[str, ServiceCore] = field(default_factory=dict)
+    relay: Relay | None = None
+    relay_task: asyncio.Task[None] | None = None
+    committer: OffsetCommitter = field(default_factory=OffsetCommitter)
+
+    async def start_relay(self) -> None:
+        if self.relay is not None and self.relay_task is None:
+            self.relay_task = asyncio.create_task(self.relay.run(), name="relay")
+
+    async def shutdown(self) -> None:
+        await self.committer.close()
+        if self.relay is not None and self.relay_task is not None:
+            self.relay.stopping.set()
+            await asyncio.wait_for(self.relay_task, 10)
+            self.relay_task = None
+
+    def relay_alive(self) -> bool:
+        return self.relay_task is None or not self.relay_task.done()
+
+
+def _sub_options(group: str, s: Settings) -> dict[str, Any]:
+    """One consumer per process, in the service's group, on all of its topics (every
+    member of a group subscribes to the same topics, and each consumer polls the broker:
+    fewer consumers, less load on a small machine)."""
+    return {"group_id": group, "ack_policy": AckPolicy.MANUAL, "auto_offset_reset": "earliest",
+            "session_timeout_ms": s.session_timeout_ms,
+            "heartbeat_interval_ms": s.heartbeat_interval_ms,
+            "fetch_max_wait_ms": s.fetch_max_wait_ms}
+
+
+def service_router(core: ServiceCore, s: Settings, metrics: Metrics,
+                   lock: asyncio.Lock, committer: OffsetCommitter) -> KafkaRouter:
+    """`lock`: one message at a time per process (the projection cache is shared)."""
+    router = KafkaRouter()
+    name = core.name
+
+    async def run(kind: str, fn: Any, msg: BaseModel, ids: dict[str, Any]) -> Outcome:
+        structlog.contextvars.bind_contextvars(**ids)
+        trace = current_traceparent()
+        with metrics.latency.labels(name, kind).time():
+            async with lock:
+                out: Outcome = await anyio.to_thread.run_sync(fn, msg, trace)
+        metrics.handled.labels(name, kind, out.status).inc()
+        if out.conflicts:
+            metrics.conflicts.labels(name).inc(out.conflicts)
+        log().info(f"{kind} {out.status}", version=out.version, events=out.events,
+                   rule=out.rejection.rule if out.rejection else None)
+        structlog.contextvars.unbind_contextvars(*ids)
+        return out
+
+    async def on_message(msg: CommandEnvelope | WorkItem, message: KafkaMessage) -> None:
+        produced_ms = getattr(message.raw_message, "timestamp", None)
+        if isinstance(produced_ms, int) and produced_ms > 0:
+            metrics.lag.labels(name).observe(max(0.0, time.time() - produced_ms / 1000))
+        if isinstance(msg, CommandEnvelope):
+            await run("command", core.handle_command, msg, {
+                "game_id": msg.game_id, "command_id": msg.command_id,
+                "correlation_id": msg.correlation_id or msg.command_id,
+                "causation_id": msg.causation_id or msg.command_id})
+        else:
+            await run("work", core.handle_work, msg, {
+                "game_id": msg.game_id, "work_id": msg.work_id,
+                "correlation_id": msg.correlation_id, "causation_id": msg.causation_id})
+        committer.processed(message)
+
+    topics = [work_topic(name)]
+    if name in COMMAND_CONSUMERS.values():
+        topics.insert(0, command_topic(name))
+    router.subscriber(*topics, **_sub_options(name, s), title=name,
+                      description=f"the {name} service, consumer group {name!r}: "
+                      "CommandEnvelope on its command topic, WorkItem on its work topic"
+                      )(on_message)
+    return router
+
+
+def relay_router(broker_holder: list[KafkaBroker]) -> tuple[KafkaRouter, Any]:
+    """The relay's publishers (documented in AsyncAPI) and its publish function."""
+    router = KafkaRouter()
+    pubs = {t: router.publisher(t, title=t, schema=TOPIC_BY_NAME[t].payload,
+                                description=TOPIC_BY_NAME[t].doc)
+            for t in TOPIC_BY_NAME if TOPIC_BY_NAME[t].producers == ("relay",)}
+
+    async def publish(topic: str, msg: BaseModel, key: bytes) -> Any:
+        return await pubs[topic].publish(msg, key=key, no_confirm=True)
+
+    return router, publish
+
+
+def new_broker(s: Settings, metrics: Metrics, tracer: TracerProvider,
+               client_id: str) -> KafkaBroker:
+    import logging
+    return KafkaBroker(
+        s.broker, client_id=client_id, enable_idempotence=False, linger_ms=0,
+        request_timeout_ms=10_000,
+        middlewares=[KafkaTelemetryMiddleware(tracer_provider=tracer),
+                     KafkaPrometheusMiddleware(registry=metrics.registry,
+                                               app_name=f"arbiter-{metrics.service}")],
+        log_level=logging.DEBUG, description="Arbiter services")
+
+
+def build_runtime(roles: list[str], store: EventStore, s: Settings, tracer: TracerProvider,
+                  checkpoints: Checkpoints | None = None,
+                  broker: KafkaBroker | None = None) -> Runtime:
+    """A broker with the routers of `roles` (service names and/or 'relay')."""
+    label = roles[0] if len(roles) == 1 else "all"
+    metrics = Metrics(label)
+    broker = broker or new_broker(s, metrics, tracer, f"arbiter-{label}")
+    rt = Runtime(broker=broker, store=store, metrics=metrics, tracer=tracer)
+    cache = ProjectionCache(store)
+    lock = asyncio.Lock()
+    for role in roles:
+        if role == "relay":
+            router, publish = relay_router([broker])
+            broker.include_router(router)
+            rt.relay = Relay(store, publish, checkpoints or StoreCheckpoints(store, "main"),
+                             metrics, tracer, poll_s=s.relay_poll_ms / 1000,
+                             sweep_s=s.sweep_s)
+        else:
+            core = ServiceCore(role, store, cache)
+            rt.cores[role] = core
+            broker.include_router(service_router(core, s, metrics, lock, rt.committer))
+    return rt
+
+
+__all__ = ["AuditMessage", "EventMessage", "Runtime", "build_runtime"]

@@ -1,0 +1,104 @@
+"""One service (or the relay, or the gateway) as an OS process.
+
+Each is a faststream app (`AsgiFastStream`) served by uvicorn, which also answers
+`/health/live`, `/health/ready` and `/metrics`. SIGTERM (and SIGINT) shut it down
+gracefully: the relay stops after its current page and saves its checkpoint, the
+consumers commit and leave their groups, the store is closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import time
+from typing import Any
+
+import uvicorn
+from faststream.asgi import AsgiFastStream, AsgiResponse, get
+from faststream.specification import AsyncAPI
+from prometheus_client import make_asgi_app
+
+from arbiter_core.version import ENGINE_VERSION
+from arbiter_services.app import Runtime, build_runtime
+from arbiter_services.observability import log, setup_logging, setup_tracing
+from arbiter_services.settings import Settings
+from arbiter_services.stores import open_service_store
+from arbiter_services.topics import SERVICES
+
+ROLES = (*SERVICES, "relay")
+
+
+def serve(config: uvicorn.Config) -> None:
+    """uvicorn, shutting down gracefully on SIGTERM/SIGINT and then returning (uvicorn
+    re-raises the signal it caught: the no-op handlers let the process exit 0)."""
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: None)
+    uvicorn.Server(config).run()
+
+
+def asgi_app(rt: Runtime, title: str) -> AsgiFastStream:
+    async def store_ok() -> bool:
+        try:
+            await asyncio.to_thread(rt.store.stream_version, "$ping")
+            return True
+        except Exception:
+            return False
+
+    @get
+    async def live(scope: Any) -> AsgiResponse:
+        stalled = rt.relay is not None and time.monotonic() - rt.relay.alive_at > 60
+        ok = rt.relay_alive() and not stalled
+        return AsgiResponse(b"", 204 if ok else 500)
+
+    @get
+    async def ready(scope: Any) -> AsgiResponse:
+        ok = rt.relay_alive() and await rt.broker.ping(2.0) and await store_ok()
+        return AsgiResponse(b"", 204 if ok else 503)
+
+    return AsgiFastStream(
+        rt.broker,
+        asgi_routes=[("/health/live", live), ("/health/ready", ready),
+                     ("/metrics", make_asgi_app(rt.metrics.registry))],
+        after_startup=[rt.start_relay],
+        on_shutdown=[rt.shutdown],
+        specification=AsyncAPI(rt.broker, title=f"arbiter {title}", version=ENGINE_VERSION),
+    )
+
+
+def run_role(role: str, s: Settings) -> None:
+    """Run `role` (a service name or 'relay') until SIGTERM."""
+    if role not in ROLES:
+        raise SystemExit(f"unknown role {role!r}; one of {', '.join(ROLES)}")
+    if not s.store:
+        raise SystemExit("set the event store: --store or ARBITER_STORE")
+    setup_logging(role, s.log_level)
+    tracer = setup_tracing(role)
+    store = open_service_store(s.store, s.sqlite_sync)
+    rt = build_runtime([role], store, s, tracer)
+    app = asgi_app(rt, role)
+    log().info("starting", role=role, broker=s.broker, http_port=s.http_port)
+    config = uvicorn.Config(app, host=s.http_host, port=s.http_port, log_config=None,
+                            access_log=False, lifespan="on", timeout_graceful_shutdown=10)
+    try:
+        serve(config)
+    finally:
+        tracer.shutdown()
+        store.close()
+        log().info("stopped", role=role)
+
+
+def run_gateway(s: Settings) -> None:
+    from arbiter_gateway.server import build_gateway
+    if not s.store:
+        raise SystemExit("set the event store: --store or ARBITER_STORE")
+    setup_logging("gateway", s.log_level)
+    tracer = setup_tracing("gateway")
+    store = open_service_store(s.store, s.sqlite_sync)
+    app, _ = build_gateway(store, s, tracer)
+    config = uvicorn.Config(app, host=s.http_host, port=s.http_port or 8080, log_config=None,
+                            access_log=False, lifespan="on", timeout_graceful_shutdown=10)
+    try:
+        serve(config)
+    finally:
+        tracer.shutdown()
+        store.close()

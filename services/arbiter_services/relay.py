@@ -1,0 +1,224 @@
+"""The relay (outbox publisher) and work dispatcher: the only process that publishes
+what the store holds.
+
+It tails the store's global log from its checkpoint (`read_all`), publishes each game
+event to `arbiter.events` and each rejection to `arbiter.audit`, and after each page
+derives, from the resulting state of every game it touched, the engine work each one
+owes, sent to the owner's work topic. Only committed events are read, so nothing is
+published that was not stored; the checkpoint moves only after the broker confirmed the
+page, so nothing is lost (a crash republishes at most the last unconfirmed pages, and
+consumers are idempotent).
+
+A sweep re-sends work that made no progress (lost messages, a broker restart that lost
+its topics), and on start the relay re-derives the work of recently active games.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Awaitable, Callable
+from itertools import groupby
+from typing import Any
+
+import anyio
+from opentelemetry.sdk.trace import TracerProvider
+from pydantic import BaseModel
+
+from arbiter_core.decide import WORK_OWNERS
+from arbiter_core.state import Work
+from arbiter_runtime.audit import AUDIT_PREFIX, is_game_stream
+from arbiter_runtime.projection import ProjectionCache
+from arbiter_services.checkpoint import Checkpoints
+from arbiter_services.messages import AuditMessage, EventMessage, WorkItem
+from arbiter_services.observability import Metrics, continued_span, log
+from arbiter_services.topics import AUDIT, EVENTS, work_key, work_topic
+from arbiter_store import EventStore, StoredEvent
+
+#: publish(topic, message, key) -> an awaitable confirmation (or None when confirmed)
+Publish = Callable[[str, BaseModel, bytes], Awaitable[Any]]
+PUBLIC_META = ("command", "command_id", "correlation_id", "causation_id", "actor",
+               "work", "work_id", "service", "recorded_at", "trace")
+
+
+def owed_work(cache: ProjectionCache, game_id: str, meta: dict[str, Any]) -> list[WorkItem]:
+    """The engine work a game owes now, one item per marker with work pending."""
+    s = cache.peek(game_id).state
+    if s.game_over or not s.started:
+        return []
+    out = []
+    for m in s.markers.values():
+        if isinstance(m.pending, Work) and m.pending.kind in WORK_OWNERS:
+            out.append(WorkItem(
+                game_id=game_id, marker=m.number, version=s.version, kind=m.pending.kind,
+                owner=WORK_OWNERS[m.pending.kind],
+                correlation_id=meta.get("correlation_id"),
+                causation_id=meta.get("command_id") or meta.get("work_id")))
+    return out
+
+
+class Relay:
+    def __init__(self, store: EventStore, publish: Publish, checkpoints: Checkpoints,
+                 metrics: Metrics, tracer: TracerProvider, page_size: int = 500,
+                 poll_s: float = 0.005, sweep_s: float = 3.0,
+                 recover_window: int = 20_000) -> None:
+        self.store = store
+        self.publish = publish
+        self.checkpoints = checkpoints
+        self.metrics = metrics
+        self.tracer = tracer
+        self.page_size = page_size
+        self.poll_s = poll_s
+        self.sweep_s = sweep_s
+        self.recover_window = recover_window
+        self.cache = ProjectionCache(store, max_games=5000)
+        self.position = 0
+        self._unsaved = 0
+        self._saved_at = 0.0
+        self._dispatched: dict[str, tuple[int, float]] = {}  # game -> (version, when)
+        self._last_meta: dict[str, dict[str, Any]] = {}
+        self.stopping = asyncio.Event()
+        self.alive_at = time.monotonic()
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        self.position = await anyio.to_thread.run_sync(self.checkpoints.load)
+        await self.recover()
+
+    async def run(self) -> None:
+        await self.start()
+        last_sweep = time.monotonic()
+        while not self.stopping.is_set():
+            self.alive_at = time.monotonic()
+            n = await self.step()
+            if time.monotonic() - last_sweep >= self.sweep_s:
+                await self.sweep()
+                last_sweep = time.monotonic()
+            if n == 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.stopping.wait(), self.poll_s)
+        await self.save(force=True)
+
+    # ------------------------------------------------------------------ one page
+
+    async def step(self) -> int:
+        """Publish one page of the log and the work it leaves owed; returns its size."""
+        page = await anyio.to_thread.run_sync(self._read_page)
+        if not page:
+            return 0
+        pending: list[Any] = []
+        touched: list[str] = []
+        for stream, group in groupby(page, key=lambda e: e.stream_id):
+            events = list(group)
+            if is_game_stream(stream):
+                if stream not in touched:
+                    touched.append(stream)
+                with continued_span(self.tracer, "relay publish",
+                                    events[-1].metadata.get("trace") or {}, game_id=stream):
+                    for i, e in enumerate(events):
+                        msg = _event_message(e, i + 1 == len(events))
+                        pending.append(await self._publish(EVENTS, msg, stream.encode()))
+            elif stream.startswith(AUDIT_PREFIX):
+                game = stream[len(AUDIT_PREFIX):]
+                for e in events:
+                    audit = AuditMessage(game_id=game, position=e.position,
+                                         type="CommandRejected", payload=e.payload,
+                                         rule=e.rule, metadata=_public(e.metadata))
+                    pending.append(await self._publish(AUDIT, audit, game.encode()))
+        for game in touched:
+            pending.extend(await self._dispatch(game))
+        await _confirm(pending)
+        self.position = page[-1].position
+        self._unsaved += len(pending)
+        await self.save()
+        return len(page)
+
+    def _read_page(self) -> list[StoredEvent]:
+        page = self.store.read_all(self.position + 1, limit=self.page_size)
+        for e in page:
+            if is_game_stream(e.stream_id):
+                proj = self.cache.peek(e.stream_id)
+                if proj.version < e.version - 1:
+                    proj.catch_up(self.store, e.version - 1)
+                proj.apply_all([e])
+                self._last_meta[e.stream_id] = e.metadata
+        return page
+
+    async def _dispatch(self, game: str) -> list[Any]:
+        meta = self._last_meta.get(game, {})
+        items = owed_work(self.cache, game, meta)
+        state = self.cache.peek(game).state
+        if state.game_over:
+            self.cache.drop(game)
+            self._dispatched.pop(game, None)
+            self._last_meta.pop(game, None)
+        out = []
+        with continued_span(self.tracer, "relay dispatch", meta.get("trace") or {},
+                            game_id=game):
+            for item in items:
+                out.append(await self._publish(work_topic(item.owner), item, work_key(item)))
+        if items:
+            self._dispatched[game] = (state.version, time.monotonic())
+        return out
+
+    async def _publish(self, topic: str, msg: BaseModel, key: bytes) -> Any:
+        self.metrics.published.labels(topic).inc()
+        return await self.publish(topic, msg, key)
+
+    # ------------------------------------------------------------------ recovery
+
+    async def sweep(self) -> None:
+        """Re-send work that made no progress for `sweep_s` (idempotent)."""
+        now = time.monotonic()
+        stuck = [g for g, (v, at) in self._dispatched.items()
+                 if now - at >= self.sweep_s and self.cache.peek(g).version == v]
+        for game in stuck:
+            await anyio.to_thread.run_sync(self.cache.get, game)
+            await _confirm(await self._dispatch(game))
+            log().info("work re-sent", game_id=game)
+
+    async def recover(self) -> None:
+        """Derive the work of games active in the log's recent past (their work messages
+        may be lost: a broker restart loses topics and offsets)."""
+        start = max(1, self.position - self.recover_window + 1)
+        games = await anyio.to_thread.run_sync(self._recent_games, start)
+        for game in games:
+            await anyio.to_thread.run_sync(self.cache.get, game)
+            await _confirm(await self._dispatch(game))
+        log().info("relay recovered", position=self.position, games=len(games))
+
+    def _recent_games(self, start: int) -> list[str]:
+        seen: dict[str, None] = {}
+        for e in self.store.iter_all(start):
+            if e.position > self.position:
+                break
+            if is_game_stream(e.stream_id):
+                seen[e.stream_id] = None
+        return list(seen)
+
+    async def save(self, force: bool = False) -> None:
+        if self._unsaved == 0 and not force:
+            return
+        now = time.monotonic()
+        if force or now - self._saved_at >= 1.0 or self._unsaved >= 5000:
+            await anyio.to_thread.run_sync(self.checkpoints.save, self.position)
+            self._unsaved = 0
+            self._saved_at = now
+
+
+def _public(meta: dict[str, Any]) -> dict[str, Any]:
+    return {k: meta[k] for k in PUBLIC_META if k in meta}
+
+
+def _event_message(e: StoredEvent, last: bool) -> EventMessage:
+    return EventMessage(game_id=e.stream_id, version=e.version, position=e.position,
+                        type=e.type, schema_version=e.schema_version, payload=e.payload,
+                        rule=e.rule, metadata=_public(e.metadata), last_in_batch=last)
+
+
+async def _confirm(pending: list[Any]) -> None:
+    waits = [p for p in pending if p is not None and hasattr(p, "__await__")]
+    if waits:
+        await asyncio.gather(*waits)

@@ -1,0 +1,69 @@
+"""Running the services for tests: all in memory (TestKafkaBroker) behind a real
+loopback HTTP server, or as processes against a real Tansu broker (`Cluster`)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import uvicorn
+from faststream.kafka import TestKafkaBroker
+from opentelemetry.sdk.trace.export import SpanExporter
+
+from arbiter_gateway.server import build_gateway
+from arbiter_services.app import Runtime, build_runtime
+from arbiter_services.checkpoint import StoreCheckpoints
+from arbiter_services.observability import setup_tracing
+from arbiter_services.process import ROLES
+from arbiter_services.settings import Settings
+from arbiter_services.tansu import free_port
+from arbiter_store import EventStore
+
+SECRET = b"test-secret-test-secret-test-secret"
+
+
+@dataclass
+class System:
+    """A running deployment as a test sees it: the gateway's URL and the store."""
+
+    base_url: str
+    store: EventStore
+    kind: str
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+Scenario = Callable[[System], Awaitable[None]]
+
+
+@asynccontextmanager
+async def memory_system(store: EventStore, exporter: SpanExporter | None = None,
+                        sweep_s: int = 3) -> AsyncIterator[System]:
+    """Every service, the relay and the gateway on one in-memory broker; the gateway
+    is served by uvicorn on a loopback port (HTTP and WebSocket)."""
+    s = Settings(broker="memory", store="memory", sweep_s=sweep_s, relay_poll_ms=1)
+    tracer = setup_tracing("test", exporter)
+    rt: Runtime = build_runtime(list(ROLES), store, s, tracer, StoreCheckpoints(store, "test"))
+    app, gw = build_gateway(store, s, tracer, secret=SECRET, broker=rt.broker,
+                            start_broker=False)
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None,
+                                           access_log=False, lifespan="off"))
+    async with TestKafkaBroker(rt.broker):
+        gw.ready = True
+        await rt.start_relay()
+        task = asyncio.create_task(server.serve())
+        for _ in range(200):
+            if server.started:
+                break
+            await asyncio.sleep(0.02)
+        try:
+            yield System(f"http://127.0.0.1:{port}", store, "memory",
+                         {"runtime": rt, "gateway": gw})
+        finally:
+            server.should_exit = True
+            await asyncio.wait_for(task, 10)
+            await rt.shutdown()
+    tracer.shutdown()
