@@ -16,11 +16,13 @@ from arbiter_core.cards.model import (
     Cost,
     CreateTokens,
     DealDamage,
+    Detain,
     EnchantAbility,
     EquipAbility,
     GainControl,
     GainKeyword,
     KeywordAbility,
+    Proliferate,
     SearchOntoBattlefield,
     SpellAbility,
     TargetKind,
@@ -106,6 +108,23 @@ EXPECTED_CARDS = frozenset(
         "Act of Treason",
         "Genesis Chamber",
         "Astral Slide",
+        # from the full Oracle file (tools/extra_cards.txt)
+        "Marsh Viper",
+        "Leeches",
+        "Steady Progress",
+        "Platinum Emperion",
+        "Blessed Wind",
+        "Soul Conduit",
+        "Boggart Brute",
+        "Concordant Crossroads",
+        "Flailing Soldier",
+        "Souls of the Faultless",
+        "Inaction Injunction",
+        "Melira, Sylvok Outcast",
+        "Reverse the Sands",
+        "Murmurs from Beyond",
+        "Rhystic Study",
+        "Celestial Convergence",
     }
 )
 
@@ -122,15 +141,29 @@ def _listed_mismatches() -> set[str]:
 MISMATCHES = _listed_mismatches()
 
 
+def _extra_names() -> list[str]:
+    """The names in tools/extra_cards.txt (cards from the full Oracle file)."""
+    path = Path(__file__).resolve().parent.parent / "tools" / "extra_cards.txt"
+    names = [line.split("#", 1)[0].strip() for line in path.read_text().splitlines()]
+    return [n for n in names if n]
+
+
+def test_extra_cards_are_in_the_facts_and_the_pool() -> None:
+    extra = _extra_names()
+    assert len(extra) == len(set(extra)) == 16
+    assert set(extra) <= set(FACTS)
+    assert set(extra) <= set(POOL)
+
+
 def test_pool_is_exactly_the_implemented_cards() -> None:
-    assert len(EXPECTED_CARDS) == 66
+    assert len(EXPECTED_CARDS) == 82
     assert set(POOL) == EXPECTED_CARDS
     assert card_names() == tuple(sorted(EXPECTED_CARDS))
     assert all(name == card.name for name, card in POOL.items())
 
 
 def test_facts_cover_the_whole_reference_pool() -> None:
-    assert len(FACTS) == 102
+    assert len(FACTS) == 102 + len(_extra_names())
     assert all(name == facts.name for name, facts in FACTS.items())
     assert set(POOL) <= set(FACTS)
 
@@ -175,6 +208,9 @@ def test_keyword_abilities_agree_with_oracle_keywords(name: str) -> None:
             defined.add("Enchant")
         elif isinstance(ability, EquipAbility):
             defined.add("Equip")
+        for effect in getattr(ability, "effects", ()):
+            if isinstance(effect, Proliferate | Detain):  # keyword actions (CR 701)
+                defined.add(effect.kind.capitalize())
     assert defined == set(FACTS[name].keywords)
 
 

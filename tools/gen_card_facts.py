@@ -2,12 +2,18 @@
 
 Usage (from the repository root):
 
-    python tools/gen_card_facts.py [PATH_TO_POOL_JSON] [--out PATH] [--check]
+    python tools/gen_card_facts.py [PATH_TO_POOL_JSON] [--extra NAMES] [--atomic PATH]
+                                   [--out PATH] [--check]
 
 The default input is ../shared/reference/cards/starter-pool.json, relative to the
-repository root. The output is a plain Python module holding `FACTS`, one `CardFacts`
-(see libs/arbiter_core/cards/facts_types.py) per card, as literal data, so that the
-rules core never reads the reference files at run time.
+repository root. The cards named in `--extra` (default tools/extra_cards.txt: one exact
+name a line, "#" starts a comment) are added after the pool's cards, taken from the full
+Oracle file `--atomic` (default ../shared/reference/cards/oracle_atomic_20220425.json.gz,
+a JSON object whose "cards" map each name to the same fields as a pool entry).
+
+The output is a plain Python module holding `FACTS`, one `CardFacts` (see
+libs/arbiter_core/cards/facts_types.py) per card, as literal data, so that the rules core
+never reads the reference files at run time.
 
 For double-faced cards (CR 712) the front face's fields are used (CR 712.8a), under the
 card's full name. Power or toughness printed as "*" (a characteristic-defining ability,
@@ -19,6 +25,7 @@ CR 208.2a) becomes None. Colors are written in WUBRG order.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import sys
 import textwrap
@@ -28,6 +35,9 @@ from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_INPUT = REPO_ROOT.parent / "shared" / "reference" / "cards" / "starter-pool.json"
+DEFAULT_ATOMIC = (REPO_ROOT.parent / "shared" / "reference" / "cards"
+                  / "oracle_atomic_20220425.json.gz")
+DEFAULT_EXTRA = REPO_ROOT / "tools" / "extra_cards.txt"
 DEFAULT_OUTPUT = REPO_ROOT / "libs" / "arbiter_core" / "cards" / "facts.py"
 
 COLOR_ORDER = "WUBRG"
@@ -176,11 +186,31 @@ def render_entry(fields: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def generate(pool: Mapping[str, Any]) -> str:
-    cards = pool["cards"]
+def extra_names(text: str) -> list[str]:
+    """The card names of an extra-cards list: one a line, "#" comments, blanks ignored."""
+    names = [line.split("#", 1)[0].strip() for line in text.splitlines()]
+    return [n for n in names if n]
+
+
+def extra_cards(atomic: Mapping[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
+    """The entries of the full Oracle file for `names`, in that order, each with its name."""
+    cards = atomic["cards"]
+    missing = [n for n in names if n not in cards]
+    if missing:
+        raise ValueError(f"not in the Oracle file: {missing}")
+    return [{"name": n, **cards[n]} for n in names]
+
+
+def generate(pool: Mapping[str, Any], extra: Sequence[Mapping[str, Any]] = (),
+             extra_source: str = "") -> str:
+    cards = [*pool["cards"], *extra]
     meta = pool.get("_meta", {})
+    text_source = str(meta.get("source", "reference card pool"))
+    if extra:
+        text_source += (f". Also {len(extra)} cards listed in tools/extra_cards.txt, from "
+                        f"{extra_source}")
     source = textwrap.fill(
-        str(meta.get("source", "reference card pool")),
+        text_source,
         width=88,
         subsequent_indent="    ",
         break_on_hyphens=False,
@@ -203,11 +233,23 @@ def generate(pool: Mapping[str, Any]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("input", nargs="?", type=Path, default=DEFAULT_INPUT)
+    parser.add_argument("--extra", type=Path, default=DEFAULT_EXTRA,
+                        help="extra card names, one a line")
+    parser.add_argument("--atomic", type=Path, default=DEFAULT_ATOMIC,
+                        help="the full Oracle file (JSON, gzipped) for the extra cards")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUTPUT)
     parser.add_argument("--check", action="store_true", help="fail if --out is stale")
     args = parser.parse_args(argv)
     pool = json.loads(Path(args.input).read_text(encoding="utf-8"))
-    text = generate(pool)
+    names = extra_names(Path(args.extra).read_text(encoding="utf-8")) if args.extra else []
+    extra: list[dict[str, Any]] = []
+    extra_source = ""
+    if names:
+        with gzip.open(Path(args.atomic), "rt", encoding="utf-8") as fh:
+            atomic = json.load(fh)
+        extra = extra_cards(atomic, names)
+        extra_source = str(atomic.get("_meta", {}).get("source", Path(args.atomic).name))
+    text = generate(pool, extra, extra_source)
     out: Path = args.out
     if args.check:
         current = out.read_text(encoding="utf-8") if out.exists() else ""
@@ -216,7 +258,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
         return 0
     out.write_text(text, encoding="utf-8")
-    print(f"wrote {len(pool['cards'])} cards to {out}")
+    print(f"wrote {len(pool['cards']) + len(extra)} cards to {out}")
     return 0
 
 

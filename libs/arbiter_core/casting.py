@@ -147,12 +147,19 @@ def activate_ability(t: Txn, cmd: ActivateAbility) -> None:
     o = s.objects.get(cmd.source)
     if o is None or o.zone != "battlefield":
         raise InvalidCommand("source", f"no permanent {cmd.source}")
-    if not object_in_range(s, cmd.player, o):
-        # 801.6; no ability in the card pool may be activated by a non-controller yet.
-        raise RuleViolation("801.6", f"{o.name} is outside {cmd.player}'s range of influence")
-    if o.controller != cmd.player:
+    abilities = definition(o).abilities
+    # 602.2: only the controller activates, unless "any player may activate this
+    # ability" (Flailing Soldier) - and then only a player within range (801.6).
+    asked = abilities[cmd.ability] if 0 <= cmd.ability < len(abilities) else None
+    anyone = isinstance(asked, ActivatedAbility) and asked.any_player
+    if o.controller != cmd.player and not anyone:
         raise RuleViolation("602.2", f"{cmd.player} doesn't control {o.name}")
-    if cmd.ability == len(definition(o).abilities):
+    if not object_in_range(s, cmd.player, o):
+        raise RuleViolation("801.6", f"{o.name} is outside {cmd.player}'s range of influence")
+    if any(f.kind == "detain" and o.id in f.affected for f in s.effects):
+        raise RuleViolation("701.35a", f"{o.name} is detained: its activated abilities "
+                                       "can't be activated")
+    if cmd.ability == len(abilities):
         deploy(t, cmd, m, o)
         return
     ab = _ability(o, cmd.ability)
@@ -177,13 +184,18 @@ def activate_ability(t: Txn, cmd: ActivateAbility) -> None:
     if tap and not can_tap_for_cost(s, o):
         rule = "302.6" if is_creature(o) and not o.tapped else "602.2b"
         raise RuleViolation(rule, f"{o.name} can't be tapped to pay this cost")
+    half = life.half_rounded_up(t, cmd.player) if isinstance(
+        ab, ActivatedAbility) and ab.cost.pay_half_life else 0
+    forbidden = life.can_pay(s, cmd.player, half)
+    if forbidden is not None:  # 119.8, 810.9h: only 0 life can be paid
+        raise RuleViolation(forbidden, f"{cmd.player} can't pay {half} life")
     t.emit(ev.AbilityActivated(player=cmd.player, source=o.id, ability=cmd.ability,
                                item=t.new_id(), marker=m.number,
                                targets=[list(g) for g in chosen], rule="602.2"))
     if tap:
         t.emit(ev.PermanentTapped(obj=o.id, rule="602.2b"))
-    if ab.cost.pay_half_life:  # CR 119.4; 810.9a: half the team's total in 2HG
-        life.lose(t, cmd.player, life.half_rounded_up(t, cmd.player), "119.4")
+    if half:  # CR 119.4; 810.9a: half the team's total in 2HG
+        life.lose(t, cmd.player, half, "119.4")
     pay(t, cmd.player, parse_cost(cost), cmd.pay)
     queue_priority(t, m.number, cmd.player)
 

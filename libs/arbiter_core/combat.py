@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from arbiter_core import events as ev
+from arbiter_core import life
 from arbiter_core.cards.model import CantAttackYouIfChosenColorWithoutFlying, StaticAbility
 from arbiter_core.errors import InvalidCommand, RuleViolation
 from arbiter_core.influence import object_in_range, player_in_range
@@ -221,8 +222,24 @@ def declare_blockers(t: Txn, m: Marker, player: str, blocks: list[tuple[int, int
             else:
                 rule = "509.1a"
             raise RuleViolation(rule, f"{b.name} can't block {a.name}")
+    _check_menace(s, blocks)
     t.emit(ev.BlockersDeclared(marker=m.number, player=player, blocks=list(blocks),
                                rule="509.1"))
+
+
+def _check_menace(s: GameState, blocks: list[tuple[int, int]]) -> None:
+    """CR 702.111b: a creature with menace can't be blocked except by two or more
+    creatures. 802.4b: the legality of a defending player's blocks is judged on their own
+    declaration alone - the creatures attacking them and the blockers they (or, with
+    shared team turns, their team, 805.10d) control - ignoring creatures attacking other
+    players and blockers controlled by other players."""
+    count: dict[int, int] = defaultdict(int)
+    for _, aid in blocks:
+        count[aid] += 1
+    for aid, n in count.items():
+        if n == 1 and "menace" in keywords(s, s.objects[aid]):
+            raise RuleViolation("702.111b", f"{s.objects[aid].name} can't be blocked except "
+                                            "by two or more creatures")
 
 
 # ------------------------------------------------------------------ damage (510)
@@ -379,8 +396,9 @@ def _deal(t: Txn, m: Marker, amounts: dict[tuple[int, str], int]) -> None:
             continue
         kw = keywords(s, src)
         if key.startswith("p:"):
+            # 119.8, 810.9h: no life loss for a player whose life total can't change.
             t.emit(ev.DamageDealt(source=src_id, player=key[2:], amount=n, combat=True,
-                                  rule="510.2"))
+                                  life_loss=not life.cant_change(s, key[2:]), rule="510.2"))
         else:
             target = int(key[2:])
             t.emit(ev.DamageDealt(source=src_id, obj=target, amount=n, combat=True,
@@ -388,7 +406,7 @@ def _deal(t: Txn, m: Marker, amounts: dict[tuple[int, str], int]) -> None:
         if "lifelink" in kw:
             gained[src.controller] += n
     for player, n in gained.items():
-        t.emit(ev.LifeGained(player=player, amount=n, rule="702.15b"))
+        life.gain(t, player, n, "702.15b")
 
 
 def _prevents(s: GameState, controller: str | None, src: Obj, key: str) -> bool:

@@ -150,11 +150,13 @@ class AssignCombatDamage(_Command):
 
 
 class ChooseObjects(_Command):
-    """Answer a decision that chooses objects (the legend to keep, cards to discard)."""
+    """Answer a decision that chooses objects (the legend to keep, cards to discard);
+    `players` for a decision that chooses players too (proliferate, 701.34a)."""
 
     type: Literal["ChooseObjects"] = "ChooseObjects"
     player: str
     choices: list[int]
+    players: list[str] = Field(default_factory=list)
     marker: int | None = None
 
 

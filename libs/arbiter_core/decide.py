@@ -10,8 +10,19 @@ from __future__ import annotations
 
 from typing import Literal, assert_never
 
-from arbiter_core import combat, control, grand_melee, leaving, resolve, sba, turn
+from arbiter_core import (
+    combat,
+    control,
+    effects,
+    grand_melee,
+    leaving,
+    life,
+    resolve,
+    sba,
+    turn,
+)
 from arbiter_core import events as ev
+from arbiter_core.cards.model import DrawCards
 from arbiter_core.casting import activate_ability, cast_spell, play_land
 from arbiter_core.commands import (
     ActivateAbility,
@@ -30,6 +41,7 @@ from arbiter_core.commands import (
     StartGame,
 )
 from arbiter_core.errors import GameOver, InvalidCommand, RuleViolation
+from arbiter_core.mana import parse_cost, pay
 from arbiter_core.priority import marker_for, pass_priority, queue_priority
 from arbiter_core.setup import set_up_position, start_game
 from arbiter_core.state import Decision, GameState, Marker, Work
@@ -155,9 +167,21 @@ def _run_work(t: Txn, marker: int) -> None:
 def _choose(t: Txn, cmd: ChooseObjects) -> None:
     m = marker_for(t.s, cmd.player, cmd.marker)
     d = m.pending
+    if isinstance(d, Decision) and d.player == cmd.player and d.kind == "proliferate":
+        _proliferate(t, m, d, cmd)
+        return
+    if isinstance(d, Decision) and d.player == cmd.player and d.kind == "choose_card":
+        if len(cmd.choices) != 1 or cmd.choices[0] not in d.options or cmd.players:
+            raise RuleViolation("608.2d", "choose one of the revealed cards")
+        assert d.stack_item is not None
+        effects.card_chosen(t, m, t.s.stack_items[d.stack_item], d.options, cmd.choices[0])
+        resolve.resume(t, t.s.markers[m.number], t.s.stack_items[d.stack_item])
+        return
     if not (isinstance(d, Decision) and d.player == cmd.player
             and d.kind in ("legend_rule", "discard", "search")):
         raise RuleViolation("117.1", f"{cmd.player} is not being asked to choose")
+    if cmd.players:
+        raise RuleViolation(d.rule or "608.2d", "choose objects, not players")
     low = d.count if d.min_count is None else d.min_count
     if not low <= len(cmd.choices) <= d.count or len(set(cmd.choices)) != len(cmd.choices):
         raise RuleViolation(d.rule or "608.2d", f"choose exactly {d.count} of the options"
@@ -178,6 +202,33 @@ def _choose(t: Txn, cmd: ChooseObjects) -> None:
         resolve.resume(t, t.s.markers[m.number], item)
     else:  # cleanup discard (514.1), then the rest of cleanup
         t.emit(ev.WorkQueued(marker=m.number, kind="turn_based_actions", rule="514.1"))
+
+
+def _proliferate(t: Txn, m: Marker, d: Decision, cmd: ChooseObjects) -> None:
+    """CR 701.34a: any number of the permanents and players offered (each within the
+    proliferating player's range, 801.5a); 701.34b: in Two-Headed Giant only one player
+    of a team can be given a poison counter."""
+    s = t.s
+    if len(set(cmd.choices)) != len(cmd.choices) or len(set(cmd.players)) != len(cmd.players):
+        raise RuleViolation("701.34a", "choose each permanent or player at most once")
+    outside: list[int | str] = [c for c in cmd.choices if c not in d.options]
+    outside += [p for p in cmd.players if p not in d.choices]
+    if outside:
+        x = outside[0]
+        o = s.objects.get(x) if isinstance(x, int) else None
+        has_counter = (o is not None and o.zone == "battlefield" and bool(o.counters)) or (
+            isinstance(x, str) and x in s.players and not s.players[x].left
+            and s.players[x].poison > 0)
+        # Not offered though it has a counter: it is outside the range of influence.
+        raise RuleViolation("801.5a" if has_counter else "701.34a",
+                            f"{x} can't be chosen to proliferate")
+    teams = [s.players[p].team for p in cmd.players]
+    if s.shared_life and len(set(teams)) != len(teams):
+        raise RuleViolation("701.34b", "only one player of a team can be given a poison "
+                                       "counter")
+    assert d.stack_item is not None
+    effects.proliferate_chosen(t, list(cmd.choices), list(cmd.players))
+    resolve.resume(t, t.s.markers[m.number], t.s.stack_items[d.stack_item])
 
 
 def _found(t: Txn, m: Marker, d: Decision, choices: list[int]) -> None:
@@ -208,6 +259,34 @@ def _choose_option(t: Txn, cmd: ChooseOption) -> None:
     # 805.2, 810.9d: with shared team turns a team's choice may be made by any member.
     asked = isinstance(d, Decision) and (d.player == cmd.player or (
         s.shared_team_turns and s.players[d.player].team == s.players[cmd.player].team))
+    if isinstance(d, Decision) and d.player == cmd.player and d.kind == "choose_opponent":
+        if cmd.option not in d.choices:  # an opponent within range (801.5a)
+            raise RuleViolation(d.rule, f"{cmd.option!r} is not one of {list(d.choices)}")
+        assert d.stack_item is not None
+        t.emit(ev.ChooserChosen(item=d.stack_item, player=cmd.option, rule=d.rule))
+        resolve.resume(t, t.s.markers[m.number], t.s.stack_items[d.stack_item])
+        return
+    if isinstance(d, Decision) and d.player == cmd.player and d.kind == "pay_or_not":
+        if cmd.option not in d.choices:
+            raise RuleViolation(d.rule, f"{cmd.option!r} is not one of {list(d.choices)}")
+        assert d.stack_item is not None
+        item = t.s.stack_items[d.stack_item]
+        if cmd.option == "pay":
+            _, effs = resolve.item_effects(t, item)
+            eff = effs[item.resume_at]
+            mana = eff.unless_that_player_pays if isinstance(eff, DrawCards) else ""
+            pay(t, cmd.player, parse_cost(mana), None)  # 118.12a; RuleViolation if unable
+        effects.unless_answered(t, m, t.s.stack_items[d.stack_item], cmd.option == "pay")
+        resolve.resume(t, t.s.markers[m.number], t.s.stack_items[d.stack_item])
+        return
+    if isinstance(d, Decision) and d.player == cmd.player and d.kind == "redistribute":
+        mapping = life.parse_redistribution(s, cmd.option, d.choices)
+        if isinstance(mapping, tuple):
+            raise RuleViolation(*mapping)
+        assert d.stack_item is not None
+        life.redistribute(t, mapping)
+        resolve.resume(t, t.s.markers[m.number], t.s.stack_items[d.stack_item])
+        return
     if not (isinstance(d, Decision) and asked
             and d.kind in ("choose_color", "choose_team_member")):
         raise RuleViolation("117.1", f"{cmd.player} is not being asked to choose an option")

@@ -12,11 +12,13 @@ from arbiter_core import control, life, outcome
 from arbiter_core import events as ev
 from arbiter_core.cards.model import (
     AddMana,
+    AllCreaturesHaveKeyword,
     Amount,
     Attach,
     BecomeCreature,
     CantAttackOrBlock,
     CantAttackYouIfChosenColorWithoutFlying,
+    CantGetPoison,
     CantLose,
     ChooseColorAsEnters,
     CounterTarget,
@@ -24,23 +26,39 @@ from arbiter_core.cards.model import (
     CreateTokens,
     DealDamage,
     Destroy,
+    Detain,
     Discard,
     DoubleLife,
     DrawCards,
     Effect,
+    EntersWithCounters,
+    ExchangeLifeTotals,
     ExileUntilNextEndStep,
     ExtraTurn,
     GainControl,
     GainKeyword,
+    GainLife,
     GainLifePerLifeLost,
+    GivePoison,
+    HighestLifeWinsIfNoCounters,
     LifeBecomesLowest,
+    LifeCantChange,
+    LoseAllPoison,
     LoseGame,
+    LoseLife,
     ModifyPowerToughness,
     NoLossForZeroLife,
+    NoMinusCountersOnYourCreatures,
     OpponentsCantWin,
+    OpponentsCreaturesLoseKeyword,
     PreventCombatDamage,
+    Proliferate,
+    RedistributeLifeTotals,
+    RemoveCounterFromSelf,
     ReturnToHand,
+    RevealOpponentChooses,
     SearchOntoBattlefield,
+    SetLifeTotal,
     ShuffleIntoLibrary,
     Untap,
     WinGame,
@@ -49,7 +67,7 @@ from arbiter_core.influence import object_in_range, player_in_range
 from arbiter_core.layers import definition, is_creature, keywords
 from arbiter_core.state import Marker, StackItem
 from arbiter_core.txn import Txn
-from arbiter_core.variants import turn_order_from
+from arbiter_core.variants import opponents, turn_order_from
 
 
 def _amount(t: Txn, item: StackItem, amount: Amount) -> int:
@@ -58,7 +76,24 @@ def _amount(t: Txn, item: StackItem, amount: Amount) -> int:
     if amount == "goblins_you_control":  # CR 608.2h: counted once, on resolution
         return sum(1 for o in t.s.permanents(item.controller)
                    if "Goblin" in definition(o).subtypes)
+    if amount == "that_much":
+        return _that_much(t, item)
     return amount
+
+
+def _that_much(t: Txn, item: StackItem) -> int:
+    """"That much": for a triggered ability, the amount of its trigger event (Souls of
+    the Faultless); for a spell, the poison counters an earlier effect of it removed
+    (Leeches, recorded in this resolution's events)."""
+    if item.kind == "triggered":
+        return item.amount
+    for e in reversed(t.events):
+        if isinstance(e, ev.PoisonCountersChanged) and e.amount < 0:
+            return -e.amount
+        if isinstance(e, ev.ResolutionPaused | ev.SpellCast | ev.StackItemResolved
+                      | ev.StackItemCountered):
+            break
+    return 0
 
 
 def _objects(group: list[str]) -> list[int]:
@@ -84,10 +119,13 @@ def deal_damage(t: Txn, item: StackItem, n: int, player: str | None = None,
     Deathtouch (702.2b) and lifelink (702.15b) look at the source."""
     src = t.s.objects.get(_source_id(item))
     kw = keywords(t.s, src) if src is not None else frozenset()
+    # 119.8, 810.9h: damage to a player whose life total can't change causes no loss.
+    loss = player is None or not life.cant_change(t.s, player)
     t.emit(ev.DamageDealt(source=_source_id(item), player=player, obj=obj, amount=n,
-                          deathtouch="deathtouch" in kw and obj is not None, rule="120.3"))
+                          deathtouch="deathtouch" in kw and obj is not None, life_loss=loss,
+                          rule="120.3"))
     if "lifelink" in kw and src is not None:
-        t.emit(ev.LifeGained(player=src.controller, amount=n, rule="702.15b"))
+        life.gain(t, src.controller, n, "702.15b")
 
 
 def run(t: Txn, m: Marker, item: StackItem, eff: Effect, legal: list[list[str]],
@@ -140,9 +178,22 @@ def run(t: Txn, m: Marker, item: StackItem, eff: Effect, legal: list[list[str]],
             from arbiter_core.turn import draw
 
             who = _player_of(item, eff.who, legal)
+            payer = item.that_player
+            if eff.unless_that_player_pays and payer is not None:
+                if not s.players[payer].left:
+                    # 118.12a: that player may pay; if they don't, the draw happens.
+                    t.emit(ev.ResolutionPaused(item=item.id, resume_at=index, rule="608.2d"))
+                    t.emit(ev.DecisionRequested(
+                        marker=m.number, kind="pay_or_not", player=payer,
+                        choices=["pay", "decline"], count=1, stack_item=item.id,
+                        rule="118.12a"))
+                    return True
+                rule = "800.4f"  # a player who left pays no cost: the draw happens
+            else:
+                rule = "121.1"
             if who is not None and not s.players[who].left:
                 for _ in range(eff.count):
-                    draw(t, who, "121.1")
+                    draw(t, who, rule)
         case Discard():
             return _discard(t, m, item, eff, legal, index)
         case ReturnToHand():
@@ -232,12 +283,160 @@ def run(t: Txn, m: Marker, item: StackItem, eff: Effect, legal: list[list[str]],
                 t.emit(ev.DelayedTriggerCreated(card=t.s.objects[new_id].card, owner=o.owner,
                                                 controller=item.controller,
                                                 source_name=item.source_name, rule="603.7a"))
+        case GivePoison():
+            who = _player_of(item, eff.who, legal)
+            if who is not None:
+                life.give_poison(t, who, eff.count)
+        case LoseAllPoison():
+            for x in legal[eff.target] if eff.target < len(legal) else []:
+                life.lose_all_poison(t, x[2:])
+        case Proliferate():
+            return _proliferate(t, m, item, index)
+        case SetLifeTotal():
+            for x in legal[eff.target] if eff.target < len(legal) else []:
+                life.set_total(t, x[2:], eff.amount)
+        case ExchangeLifeTotals():
+            group = [x[2:] for x in (legal[eff.target] if eff.target < len(legal) else [])]
+            if len(group) == 2:  # 701.12a: with one target gone, no exchange
+                life.exchange(t, group[0], group[1])
+        case RemoveCounterFromSelf():
+            src = s.objects.get(item.source or -1)
+            if src is not None and src.zone == "battlefield" and src.counter(eff.counter):
+                t.emit(ev.CountersRemoved(obj=src.id, counters={eff.counter: 1},
+                                          rule="608.2c"))
+        case HighestLifeWinsIfNoCounters():
+            src = s.objects.get(item.source or -1)
+            if src is not None and src.zone == "battlefield" and not src.counter(eff.counter):
+                outcome.highest_life_wins(t, item.controller)
+        case RevealOpponentChooses():
+            return _reveal_opponent_chooses(t, m, item, eff, index)
+        case RedistributeLifeTotals():
+            return life.ask_redistribution(t, m, item, index)
+        case GainLife():
+            life.gain(t, item.controller, _amount(t, item, eff.amount), "119.6")
+        case LoseLife():
+            who = item.that_player  # the attacking player fixed on triggering (805.10c)
+            if who is not None and player_in_range(s, item.controller, who):  # 801.10
+                life.lose(t, who, _amount(t, item, eff.amount),
+                          "805.10c" if s.shared_team_turns else "119.3")
+        case Detain():
+            ids = _objects(legal[eff.target]) if eff.target < len(legal) else []
+            if ids:
+                t.emit(ev.EffectCreated(kind="detain", affected=ids, controller=item.controller,
+                                        until="your_next_turn", marker=m.number,
+                                        rule="701.35a"))
         case (CantAttackOrBlock() | CantLose() | OpponentsCantWin() | NoLossForZeroLife()
-              | CantAttackYouIfChosenColorWithoutFlying() | ChooseColorAsEnters()):
+              | CantAttackYouIfChosenColorWithoutFlying() | ChooseColorAsEnters()
+              | LifeCantChange() | AllCreaturesHaveKeyword() | CantGetPoison()
+              | NoMinusCountersOnYourCreatures() | OpponentsCreaturesLoseKeyword()
+              | EntersWithCounters()):
             pass  # static abilities and replacement effects: never resolved
         case _:
             assert_never(eff)
     return False
+
+
+def _reveal_opponent_chooses(t: Txn, m: Marker, item: StackItem, eff: RevealOpponentChooses,
+                             index: int) -> bool:
+    """Murmurs from Beyond. The controller names the opponent who chooses: one within
+    range (801.5a); if none is, the closest opponent to the controller's left (801.5c).
+    If that opponent has left the game, the controller names another opponent (800.4g).
+    Then that opponent chooses one of the revealed cards (a decision; `choose_card`)."""
+    s = t.s
+    who = item.controller
+    if s.players[who].left:
+        return False
+    top = s.zone(who, "library")[:eff.count]
+    if not top:
+        return False
+    chooser = item.chosen[-1] if item.chosen else None
+    if chooser is None or s.players[chooser].left:
+        left_game = chooser is not None
+        opps = [p for p in opponents(s, who) if not s.players[p].left]
+        if not opps:
+            return False
+        near = [p for p in opps if player_in_range(s, who, p)]
+        if not near:  # 801.5c: the closest appropriate player to the controller's left
+            closest = next(p for p in turn_order_from(s, who) if p in opps)
+            t.emit(ev.ChooserChosen(item=item.id, player=closest, rule="801.5c"))
+        elif len(near) == 1:
+            t.emit(ev.ChooserChosen(item=item.id, player=near[0],
+                                    rule="800.4g" if left_game else "608.2d"))
+        else:
+            t.emit(ev.ResolutionPaused(item=item.id, resume_at=index, rule="608.2d"))
+            t.emit(ev.DecisionRequested(
+                marker=m.number, kind="choose_opponent", player=who, choices=near, count=1,
+                stack_item=item.id,
+                rule="800.4g" if left_game else ("801.5a" if s.influence else "608.2d")))
+            return True
+        chooser = t.s.stack_items[item.id].chosen[-1]
+    t.emit(ev.ResolutionPaused(item=item.id, resume_at=index, rule="608.2d"))
+    t.emit(ev.DecisionRequested(marker=m.number, kind="choose_card", player=chooser,
+                                options=top, count=1, stack_item=item.id, rule="608.2d"))
+    return True
+
+
+def card_chosen(t: Txn, m: Marker, item: StackItem, offered: tuple[int, ...],
+                chosen: int) -> None:
+    """Murmurs from Beyond: the chosen card to its owner's graveyard, the rest of the
+    revealed cards to the hand (608.2c); then resolution goes on after this effect."""
+    for oid in offered:
+        o = t.s.objects[oid]
+        t.emit(ev.ObjectMoved(obj=oid, new_id=t.new_id(),
+                              to_zone="graveyard" if oid == chosen else "hand",
+                              to_player=o.owner, rule="608.2c"))
+    t.emit(ev.ResolutionPaused(item=item.id, resume_at=item.resume_at + 1, rule="608.2d"))
+
+
+def unless_answered(t: Txn, m: Marker, item: StackItem, paid: bool) -> None:
+    """The answer to "unless that player pays" (118.12a): if they paid, the effect is
+    skipped; otherwise it happens. Resolution then goes on after it."""
+    from arbiter_core.resolve import item_effects
+    from arbiter_core.turn import draw
+
+    _, effs = item_effects(t, item)
+    eff = effs[item.resume_at]
+    if not paid and isinstance(eff, DrawCards) and not t.s.players[item.controller].left:
+        for _ in range(eff.count):
+            draw(t, item.controller, "118.12a")
+    t.emit(ev.ResolutionPaused(item=item.id, resume_at=item.resume_at + 1, rule="608.2d"))
+
+
+def _proliferate(t: Txn, m: Marker, item: StackItem, index: int) -> bool:
+    """CR 701.34a: the controller chooses any number of permanents and/or players that
+    have a counter - a choice of objects and players, so only those within their range
+    of influence (801.5a). In Two-Headed Giant a player has the kinds of counters their
+    team has (810.10d): a player whose team has poison counters may be chosen."""
+    s = t.s
+    who = item.controller
+    if s.players[who].left:
+        return False
+    objs = [o.id for o in s.permanents() if o.counters and object_in_range(s, who, o)]
+    players = [p for p in s.in_game() if s.players[p].poison > 0
+               and player_in_range(s, who, p)]
+    if not objs and not players:
+        return False
+    t.emit(ev.ResolutionPaused(item=item.id, resume_at=index + 1, rule="608.2d"))
+    t.emit(ev.DecisionRequested(marker=m.number, kind="proliferate", player=who,
+                                options=objs, choices=players, count=len(objs) + len(players),
+                                min_count=0, stack_item=item.id, rule="701.34a"))
+    return True
+
+
+def proliferate_chosen(t: Txn, objs: list[int], players: list[str]) -> None:
+    """Give each chosen permanent and player another counter of each kind already there
+    (701.34a). Poison counters are a Two-Headed Giant team's: at most one player of a
+    team is given one (701.34b), checked when the choice is made."""
+    for oid in objs:
+        o = t.s.objects[oid]
+        kinds = {k: 1 for k, _ in o.counters if not (
+            k == "-1/-1" and is_creature(o) and life.no_minus_counters(t.s, o.controller))}
+        if kinds:
+            t.emit(ev.CountersPut(obj=oid, counters=kinds, rule="701.34a"))
+    for p in players:
+        if not life.cant_get_poison(t.s, p):
+            t.emit(ev.PoisonCountersChanged(player=p, amount=1,
+                                            rule="810.10d" if t.s.shared_life else "701.34a"))
 
 
 def _search(t: Txn, m: Marker, item: StackItem, eff: SearchOntoBattlefield,

@@ -139,8 +139,12 @@ class StateCheckpointed(_Event):
     (a new turn begins); it changes nothing in the game."""
 
     type: Literal["StateCheckpointed"] = "StateCheckpointed"
+    v: int = 2
     marker: int
     state_hash: str
+    # v2: which hash it is. v1 checkpoints were SHA-256 of the canonical JSON; v2 is the
+    # faster canonical text (hashing.state_hash). Upcast in arbiter_runtime.codec.
+    algorithm: Literal["json-sha256", "text-sha256"]
 
 
 class TurnBegan(_Event):
@@ -195,7 +199,8 @@ class DecisionRequested(_Event):
     marker: int
     kind: Literal[
         "declare_attackers", "declare_blockers", "assign_combat_damage", "legend_rule", "discard",
-        "search", "choose_color", "choose_team_member",
+        "search", "choose_color", "choose_team_member", "proliferate", "redistribute",
+        "choose_opponent", "choose_card", "pay_or_not",
     ]
     player: str
     options: list[int] = Field(default_factory=list)
@@ -300,6 +305,15 @@ class TeamMemberChosen(_Event):
     player: str
 
 
+class ChooserChosen(_Event):
+    """The player who makes a resolving effect's choice is named ("an opponent
+    chooses", 801.5a, 801.5c, 800.4g)."""
+
+    type: Literal["ChooserChosen"] = "ChooserChosen"
+    item: int
+    player: str
+
+
 class ObjectMoved(_Event):
     """An object changes zones and becomes a new object (CR 400.7)."""
 
@@ -324,6 +338,9 @@ class DamageDealt(_Event):
     amount: int
     combat: bool = False
     deathtouch: bool = False
+    # False when the player's life total can't change (119.8, 810.9h): damage is dealt
+    # but causes no life loss.
+    life_loss: bool = True
 
 
 class LifeGained(_Event):
@@ -332,15 +349,33 @@ class LifeGained(_Event):
     amount: int
 
 
+class PoisonCountersChanged(_Event):
+    """A player gets (`amount` > 0) or loses poison counters (CR 122.1f); in
+    Two-Headed Giant the team's count changes (810.10, 810.10b)."""
+
+    type: Literal["PoisonCountersChanged"] = "PoisonCountersChanged"
+    player: str
+    amount: int
+
+
+class CountersPut(_Event):
+    """Counters are put on a permanent (CR 122.6; proliferate, 701.34a)."""
+
+    type: Literal["CountersPut"] = "CountersPut"
+    obj: int
+    counters: dict[str, int]
+
+
 class EffectCreated(_Event):
     type: Literal["EffectCreated"] = "EffectCreated"
-    kind: Literal["pt", "prevent_combat_damage", "control", "keyword", "become_creature"]
+    kind: Literal["pt", "prevent_combat_damage", "control", "keyword", "become_creature",
+                  "detain"]
     affected: list[int] = Field(default_factory=list)
     power: int = 0
     toughness: int = 0
     marker: int = 1
     controller: str | None = None
-    until: Literal["end_of_turn", "permanent"] = "end_of_turn"
+    until: Literal["end_of_turn", "permanent", "your_next_turn"] = "end_of_turn"
     keyword: str | None = None
     subtypes: list[str] = Field(default_factory=list)
     keywords: list[str] = Field(default_factory=list)
@@ -482,6 +517,14 @@ class PlayerLeftGame(_Event):
     player: str
 
 
+class PlayerDrew(_Event):
+    """The game is a draw for this player, who leaves it while it goes on for others
+    (CR 801.15, 104.4e)."""
+
+    type: Literal["PlayerDrew"] = "PlayerDrew"
+    player: str
+
+
 class GameEnded(_Event):
     type: Literal["GameEnded"] = "GameEnded"
     winners: list[str]
@@ -521,10 +564,13 @@ Event = Annotated[
     | StackItemCountered
     | ResolutionPaused
     | TeamMemberChosen
+    | ChooserChosen
     | ObjectMoved
     | ObjectCeasedToExist
     | DamageDealt
     | LifeGained
+    | PoisonCountersChanged
+    | CountersPut
     | EffectCreated
     | EffectEnded
     | PermanentBecameCreature
@@ -547,6 +593,7 @@ Event = Annotated[
     | PlayerLost
     | PlayerConceded
     | PlayerLeftGame
+    | PlayerDrew
     | GameEnded,
     Field(discriminator="type"),
 ]

@@ -294,7 +294,7 @@ def apply(s: GameState, e: ev.Event) -> None:
             _pop(s, e.item, e.marker)
         case ev.ResolutionPaused():
             s.stack_items[e.item] = replace(s.stack_items[e.item], resume_at=e.resume_at)
-        case ev.TeamMemberChosen():
+        case ev.TeamMemberChosen() | ev.ChooserChosen():
             it = s.stack_items[e.item]
             s.stack_items[e.item] = replace(it, chosen=(*it.chosen, e.player))
         case ev.ObjectMoved():
@@ -303,7 +303,7 @@ def apply(s: GameState, e: ev.Event) -> None:
             o = s.objects.pop(e.obj)
             _remove_from_zone(s, o)
         case ev.DamageDealt():
-            if e.player is not None:
+            if e.player is not None and e.life_loss:
                 _change_life(s, e.player, -e.amount)
             if e.obj is not None and e.obj in s.objects:
                 o = s.objects[e.obj]
@@ -311,6 +311,16 @@ def apply(s: GameState, e: ev.Event) -> None:
                          deathtouch_hit=o.deathtouch_hit or e.deathtouch)
         case ev.LifeGained():
             _change_life(s, e.player, e.amount)
+        case ev.PoisonCountersChanged():
+            # 810.10: in Two-Headed Giant poison counters are the team's.
+            for who in s.team_of(e.player) if s.shared_life else [e.player]:
+                _set_player(s, who, poison=max(0, s.players[who].poison + e.amount))
+        case ev.CountersPut():
+            o = s.objects[e.obj]
+            now = dict(o.counters)
+            for k, n in e.counters.items():
+                now[k] = now.get(k, 0) + n
+            _set_obj(s, e.obj, counters=tuple(sorted(now.items())))
         case ev.EffectCreated():
             s.timestamp += 1
             s.effects.append(Effect(id=s.timestamp, kind=e.kind, affected=tuple(e.affected),
@@ -385,6 +395,8 @@ def apply(s: GameState, e: ev.Event) -> None:
             _set_player(s, e.player, lost=True)
         case ev.PlayerLeftGame():
             _leave(s, e.player)
+        case ev.PlayerDrew():
+            _set_player(s, e.player, drew=True)
         case ev.GameEnded():
             s.game_over = True
             for name, p in s.players.items():
@@ -392,7 +404,7 @@ def apply(s: GameState, e: ev.Event) -> None:
                     _set_player(s, name, won=True)
                 elif e.draw and not p.left:
                     _set_player(s, name, drew=True)
-                elif not p.lost:
+                elif not p.lost and not p.drew:
                     _set_player(s, name, lost=True)
         case _:
             assert_never(e)

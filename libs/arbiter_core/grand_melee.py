@@ -83,10 +83,7 @@ def end_turn(t: Txn, m: Marker) -> None:
     s = t.s
     holder = m.holder
     if m.removal > 0:
-        for player in m.extra_turns:  # 807.4j: taken just before their next turn
-            if not s.players[player].left:
-                t.emit(ev.ExtraTurnDeferred(marker=m.number, player=player, rule="807.4j"))
-        _remove(t, t.s.markers[m.number])
+        _remove(t, m)
         wake(t)
         return
     if holder in m.normal_next and not s.players[holder].left:
@@ -111,6 +108,9 @@ def end_turn(t: Txn, m: Marker) -> None:
 
 def _remove(t: Txn, m: Marker) -> None:
     """CR 807.4g: remove the marker; extra designations pass to the marker on its right."""
+    for player in m.extra_turns:  # 807.4j: taken just before their next turn instead
+        if not t.s.players[player].left:
+            t.emit(ev.ExtraTurnDeferred(marker=m.number, player=player, rule="807.4j"))
     times = m.removal
     t.emit(ev.MarkerRemoved(marker=m.number, rule="807.4g"))
     if times > 1 and t.s.markers:

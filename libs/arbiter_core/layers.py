@@ -12,10 +12,12 @@ import functools
 
 from arbiter_core.cards import get_card
 from arbiter_core.cards.model import (
+    AllCreaturesHaveKeyword,
     CantAttackOrBlock,
     CardDefinition,
     KeywordAbility,
     ModifyPowerToughness,
+    OpponentsCreaturesLoseKeyword,
     StaticAbility,
 )
 from arbiter_core.state import GameState, Obj
@@ -51,10 +53,50 @@ def is_creature(o: Obj) -> bool:
 def keywords(s: GameState, o: Obj) -> frozenset[str]:
     """Keyword abilities the object has (CR 702), with layer-6 grants (613.1f) such as
     Act of Treason's haste."""
-    own = frozenset(a.keyword for a in definition(o).abilities if isinstance(a, KeywordAbility))
+    d = definition(o)
+    own = frozenset(a.keyword for a in d.abilities if isinstance(a, KeywordAbility))
     granted = [f.keyword for f in s.effects
                if f.kind == "keyword" and o.id in f.affected and f.keyword]
-    return own | frozenset(granted) if granted else own
+    if "Creature" in d.types and o.zone == "battlefield":
+        granted += _granted_to_all_creatures(s, o)
+    result = own | frozenset(granted) if granted else own
+    if "infect" in result and _loses_infect(s, o):
+        result -= {"infect"}
+    return result
+
+
+@functools.cache
+def _card_removes(name: str) -> tuple[str, ...]:
+    return tuple(eff.keyword for ab in get_card(name).abilities if isinstance(ab, StaticAbility)
+                 for eff in ab.effects if isinstance(eff, OpponentsCreaturesLoseKeyword))
+
+
+def _loses_infect(s: GameState, o: Obj) -> bool:
+    """"Creatures your opponents control lose infect" (Melira), layer 6 after grants
+    (613.1f, timestamp order not needed: nothing grants infect)."""
+    team = s.players[o.controller].team
+    return any("infect" in _card_removes(src.name) and s.players[src.controller].team != team
+               for oid in s.battlefield if (src := s.objects[oid]).token is None)
+
+
+@functools.cache
+def _card_grants(name: str) -> tuple[str, ...]:
+    """Keywords a card's static abilities give all creatures (Concordant Crossroads)."""
+    return tuple(eff.keyword for ab in get_card(name).abilities if isinstance(ab, StaticAbility)
+                 for eff in ab.effects if isinstance(eff, AllCreaturesHaveKeyword))
+
+
+def _granted_to_all_creatures(s: GameState, o: Obj) -> list[str]:
+    """Layer 6 grants to all creatures, each only within its source's controller's range
+    of influence (801.10)."""
+    out: list[str] = []
+    for oid in s.battlefield:
+        src = s.objects[oid]
+        if src.token is None and _card_grants(src.name):
+            near = s.influence.get(src.controller)
+            if near is None or o.controller in near:
+                out += _card_grants(src.name)
+    return out
 
 
 StaticEffect = ModifyPowerToughness | CantAttackOrBlock
@@ -114,6 +156,8 @@ def power_toughness(s: GameState, o: Obj,
 
 def cant_attack_or_block(s: GameState, o: Obj) -> bool:
     """An effect says the creature can't attack or block (CR 508.1c, 509.1b)."""
+    if any(f.kind == "detain" and o.id in f.affected for f in s.effects):
+        return True  # detained until its detainer's next turn (701.35a)
     return any(
         isinstance(eff, CantAttackOrBlock) and _applies(src, eff.subject, o)
         for src, eff in _statics(s)

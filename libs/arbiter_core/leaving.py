@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from arbiter_core import combat
 from arbiter_core import events as ev
-from arbiter_core.priority import queue_priority
+from arbiter_core.priority import priority_players, queue_priority
 from arbiter_core.state import Decision, Marker, Priority, Waiting, Work
 from arbiter_core.txn import Txn
 from arbiter_core.variants import next_in_turn_order, team_representative
@@ -25,6 +25,14 @@ def after_leave(t: Txn, m: Marker, player: str) -> None:
     p = m.pending
     if isinstance(p, Work | Waiting) or p.player != player:
         return
+    if isinstance(p, Decision) and p.kind == "choose_card" and p.stack_item is not None:
+        # 800.4g: a choice the effect asked of a player who left is made by another
+        # player the controller names (another opponent, if possible): the effect asks
+        # again (Murmurs from Beyond).
+        from arbiter_core import resolve
+
+        resolve.resume(t, m, t.s.stack_items[p.stack_item])
+        return
     if isinstance(p, Decision) and t.s.shared_team_turns and p.kind in (
             "declare_attackers", "declare_blockers", "assign_combat_damage"):
         mates = [q for q in t.s.team_of(player) if not t.s.players[q].left]
@@ -42,8 +50,13 @@ def after_leave(t: Txn, m: Marker, player: str) -> None:
         t.emit(ev.AttackersDeclared(marker=m.number, player=player, attacks=[],
                                     rule="800.4j"))
     if isinstance(p, Priority):
-        # CR 800.4a: the next player in turn order gets priority in the leaver's place.
-        nxt = next_in_turn_order(t.s, player)
+        # CR 800.4a: the next player in turn order gets priority in the leaver's place -
+        # in Grand Melee the next one who gets priority for this stack at all (807.5a).
+        order = priority_players(t.s, m)
+        seats = t.s.seats
+        i = seats.index(player)
+        nxt = next((q for k in range(1, len(seats)) if (q := seats[(i + k) % len(seats)])
+                    in order), None) or next_in_turn_order(t.s, player)
         queue_priority(t, m.number, nxt or m.holder)
         return
     queue_priority(t, m.number, m.holder)

@@ -150,8 +150,21 @@ def _decision_actions(s: GameState, m: Marker, d: Decision) -> list[PlayerComman
             return [ChooseObjects(player=player, choices=c, marker=m.number) for c in picks]
         case "choose_color":
             return [ChooseOption(player=player, option=c, marker=m.number) for c in d.choices]
-        case "choose_team_member":
+        case "choose_team_member" | "choose_opponent":
             return [ChooseOption(player=player, option=c, marker=m.number) for c in d.choices]
+        case "choose_card":
+            return [ChooseObjects(player=player, choices=[o], marker=m.number)
+                    for o in d.options]
+        case "proliferate":
+            # none, or every permanent offered and one player of each team (701.34b)
+            one_each = list({s.players[p].team: p for p in reversed(d.choices)}.values())
+            return [ChooseObjects(player=player, choices=[], marker=m.number),
+                    ChooseObjects(player=player, choices=list(d.options),
+                                  players=sorted(one_each), marker=m.number)]
+        case "redistribute":
+            return [ChooseOption(player=player, option="", marker=m.number)]  # nobody
+        case "pay_or_not":
+            return [ChooseOption(player=player, option="decline", marker=m.number)]
         case "discard":
             opts = list(d.options)
             windows = {tuple(opts[i:i + d.count]) for i in range(len(opts) - d.count + 1)}

@@ -60,6 +60,43 @@ def lose(t: Txn, player: str, rule: str) -> None:
     handle_losses(t, [player])
 
 
+def highest_life_wins(t: Txn, controller: str) -> None:
+    """"The player with the highest life total wins the game. If two or more players are
+    tied for highest life total, the game is a draw." Only life totals within the
+    controller's range of influence are seen (801.11)."""
+    s = t.s
+    seen = [p for p in s.in_game() if player_in_range(s, controller, p)]
+    if not seen or s.game_over:
+        return
+    best = max(s.players[p].life for p in seen)
+    top = [p for p in seen if s.players[p].life == best]
+    if len(top) == 1:
+        win(t, top[0])
+    else:
+        draw(t, controller)
+
+
+def draw(t: Txn, controller: str) -> None:
+    """An effect says the game is a draw (104.4c). With limited range of influence it is
+    a draw for the effect's controller and every player within their range, who leave
+    the game; it goes on for the others (801.15, 104.4e)."""
+    from arbiter_core import leaving
+    from arbiter_core.sba import check_game_end
+
+    s = t.s
+    if not s.influence:
+        t.emit(ev.GameEnded(winners=[], draw=True, rule="104.4c"))
+        return
+    drawn = [p for p in s.in_game() if player_in_range(s, controller, p)]
+    for p in drawn:
+        t.emit(ev.PlayerDrew(player=p, rule="801.15"))
+    for p in drawn:
+        t.emit(ev.PlayerLeftGame(player=p, rule="801.15"))
+    check_game_end(t)
+    if not t.s.game_over:
+        leaving.after_all_left(t, drawn)
+
+
 def win(t: Txn, player: str) -> None:
     """CR 104.2b; 801.14: with limited range of influence the opponents within range lose
     instead; 810.8a: a team wins together."""

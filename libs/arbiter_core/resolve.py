@@ -16,6 +16,7 @@ from arbiter_core.cards.model import (
     CardDefinition,
     ChooseColorAsEnters,
     Effect,
+    EntersWithCounters,
     EquipAbility,
     GainControl,
     ShuffleIntoLibrary,
@@ -111,6 +112,16 @@ def color_choice(d: CardDefinition) -> bool:
                if isinstance(ab, StaticAbility) for e in ab.effects)
 
 
+def enter_with_counters(t: Txn, oid: int) -> None:
+    """"~ enters the battlefield with N [kind] counters on it" (614.1c)."""
+    for ab in definition(t.s.objects[oid]).abilities:
+        if isinstance(ab, StaticAbility):
+            for e in ab.effects:
+                if isinstance(e, EntersWithCounters):
+                    t.emit(ev.CountersPut(obj=oid, counters={e.counter: e.count},
+                                          rule="614.1c"))
+
+
 def finish(t: Txn, m: Marker, item: StackItem, legal: list[list[str]]) -> None:
     """The spell or ability leaves the stack: instants and sorceries to the graveyard
     (608.2n); permanent spells onto the battlefield (608.3a), Auras attached (608.3c)."""
@@ -140,6 +151,7 @@ def finish(t: Txn, m: Marker, item: StackItem, legal: list[list[str]]) -> None:
                                   rule="608.3c" if aura else "608.3a"))
             if aura and legal and legal[0]:
                 t.emit(ev.Attached(obj=new_id, to=int(legal[0][0][2:]), rule="608.3c"))
+            enter_with_counters(t, new_id)
             if color_choice(d):
                 # 614.12: "as ~ enters, choose a color" - the controller's decision.
                 t.emit(ev.DecisionRequested(marker=m.number, kind="choose_color",

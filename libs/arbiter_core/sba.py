@@ -2,7 +2,7 @@
 (CR 704.3, 117.5): all applicable ones are performed at once, and the check repeats until
 none apply. Then waiting triggers go on the stack, then the player gets priority.
 
-Implemented: 704.5a, b, c, d, f, g, h, j (a real decision), m, n, p, q.
+Implemented: 704.5a, b, c, d, f, g, h, j (a real decision), k (with 801.12), m, n, p, q.
 704.5i and 704.5s come with planeswalkers and Sagas.
 
 The legend rule's choice is a decision: the other SBAs of the same check are performed
@@ -85,6 +85,22 @@ def _object_actions(s: GameState) -> list[tuple[str, int, str]]:
         plus, minus = o.counter("+1/+1"), o.counter("-1/-1")
         if plus and minus:
             out.append(("annihilate", oid, "704.5q"))
+    out += _world_rule(s)
+    return out
+
+
+def _world_rule(s: GameState) -> list[tuple[str, int, str]]:
+    """CR 704.5k, the world rule: of two or more world permanents all but the one that
+    has been a world permanent for the shortest time go to their owners' graveyards (all
+    of them on a tie). 801.12: with limited range of influence it applies to a permanent
+    only if another world permanent is within its controller's range."""
+    worlds = [s.objects[oid] for oid in s.battlefield
+              if "World" in definition(s.objects[oid]).supertypes]
+    out: list[tuple[str, int, str]] = []
+    for w in worlds:
+        rivals = [x for x in worlds if x.id != w.id and object_in_range(s, w.controller, x)]
+        if any(x.timestamp >= w.timestamp for x in rivals):
+            out.append(("graveyard", w.id, "801.12" if s.influence else "704.5k"))
     return out
 
 

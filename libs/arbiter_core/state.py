@@ -128,7 +128,8 @@ class StackItem:
     chosen: tuple[str, ...] = ()  # team members chosen while it resolves (810.9d)
 
 
-EffectKind = Literal["pt", "prevent_combat_damage", "control", "keyword", "become_creature"]
+EffectKind = Literal["pt", "prevent_combat_damage", "control", "keyword", "become_creature",
+                     "detain"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +142,8 @@ class Effect:
     affected: tuple[int, ...] = ()
     power: int = 0
     toughness: int = 0
-    until: Literal["end_of_turn", "permanent"] = "end_of_turn"
+    # "your_next_turn": until the next turn of `controller` (detain, 701.35a; 800.4m)
+    until: Literal["end_of_turn", "permanent", "your_next_turn"] = "end_of_turn"
     marker: int = 1
     timestamp: int = 0
     controller: str | None = None
@@ -212,6 +214,11 @@ DecisionKind = Literal[
     "search",  # 701.19: find a card (or none) in a searched library
     "choose_color",  # 614.12: "as ~ enters, choose a color"
     "choose_team_member",  # 810.9d: a team chooses the member an effect affects
+    "proliferate",  # 701.34a: permanents (options) and players (choices) with counters
+    "redistribute",  # 119.5, 810.9f: life totals among chosen players ("P=Q,...")
+    "choose_opponent",  # the controller names the opponent who makes a choice (801.5a)
+    "choose_card",  # a player chooses one of the cards offered (Murmurs from Beyond)
+    "pay_or_not",  # 118.12a: "unless [a player] pays": choices "pay" / "decline"
 ]
 
 

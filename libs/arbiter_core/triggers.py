@@ -42,7 +42,8 @@ def detect(s: GameState, e: ev.Event, current: int | None = None
                      lambda o, ab: o.controller in actives and (
                          ab.if_life_at_least is None
                          or s.players[o.controller].life >= ab.if_life_at_least))  # 603.4
-    if isinstance(e, ev.DamageDealt | ev.LifeLost) and e.player is not None and e.amount > 0:
+    if (isinstance(e, ev.DamageDealt | ev.LifeLost) and e.player is not None and e.amount > 0
+            and (not isinstance(e, ev.DamageDealt) or e.life_loss)):  # 119.8: no loss
         loser = e.player
         out += _each(s, None, "you_lose_life", current, lambda o, ab: o.controller == loser,
                      amount=e.amount)
@@ -64,6 +65,50 @@ def detect(s: GameState, e: ev.Event, current: int | None = None
                     out.append(ev.AbilityTriggered(
                         source=o.id, source_name=o.name, controller=o.controller, ability=i,
                         marker=marker, that_player=e.player, rule="603.2"))
+    if (isinstance(e, ev.DamageDealt) and e.player is not None and e.amount > 0
+            and e.source in s.objects):
+        # "Whenever ~ deals damage to a player" (Marsh Viper), within range (801.7).
+        o = s.objects[e.source]
+        if player_in_range(s, o.controller, e.player):
+            for i, ab in enumerate(definition(o).abilities):
+                if isinstance(ab, TriggeredAbility) and ab.event == "deals_damage_to_player":
+                    out.append(ev.AbilityTriggered(
+                        source=o.id, source_name=o.name, controller=o.controller, ability=i,
+                        marker=_marker_of_source(s, o.controller, current),
+                        that_player=e.player, rule="603.2"))
+    if isinstance(e, ev.SpellCast):
+        caster = e.player  # "Whenever an opponent casts a spell", within range (801.7)
+        out += _each(s, None, "opponent_casts_spell", current,
+                     lambda o, ab: caster in opponents(s, o.controller)
+                     and player_in_range(s, o.controller, caster), that_player=caster)
+    if (isinstance(e, ev.DamageDealt) and e.combat and e.obj is not None and e.amount > 0
+            and e.obj in s.objects):
+        out += _dealt_combat_damage(s, e, current)
+    return out
+
+
+def _dealt_combat_damage(s: GameState, e: ev.DamageDealt, current: int | None
+                         ) -> list[ev.AbilityTriggered]:
+    """"Whenever ~ is dealt combat damage" (Souls of the Faultless). Its "attacking
+    player" is fixed here: for a blocking creature, the player who controls the attacking
+    creature it blocks (805.10c) - with shared team turns one specific player of the
+    attacking team; otherwise the controller of the source of the damage."""
+    o = s.objects[e.obj] if e.obj is not None else None
+    if o is None:
+        return []
+    attacking_player = s.objects[e.source].controller if e.source in s.objects else None
+    for m in s.markers.values():
+        blocked = [a for b, a in (m.combat.blocks if m.combat else ()) if b == o.id]
+        if blocked and blocked[0] in s.objects:
+            attacking_player = s.objects[blocked[0]].controller
+    out = []
+    for i, ab in enumerate(definition(o).abilities):
+        if isinstance(ab, TriggeredAbility) and ab.event == "dealt_combat_damage":
+            out.append(ev.AbilityTriggered(
+                source=o.id, source_name=o.name, controller=o.controller, ability=i,
+                marker=_marker_of_source(s, o.controller, current),
+                that_player=attacking_player, amount=e.amount,
+                rule="805.10c" if s.shared_team_turns else "603.2"))
     return out
 
 

@@ -32,6 +32,12 @@ def turn_based_actions(t: Txn, m: Marker) -> None:
     actives = active_players(s, ap)
     match m.step:
         case Step.UNTAP:
+            if s.grand_melee:
+                # Grand Melee turns begin in grand_melee.py: "until your next turn"
+                # effects of the players now taking a turn end here (701.35a).
+                for f in list(s.effects):
+                    if f.until == "your_next_turn" and f.controller in actives:
+                        t.emit(ev.EffectEnded(effect=f.id, rule="701.35a"))
             # CR 502.3: the active player (805.4: each on the active team) untaps their
             # permanents; no player gets priority (502.4).
             tapped = [o.id for o in s.permanents() if o.tapped and o.controller in actives]
@@ -156,6 +162,7 @@ def _next_turn(t: Txn, m: Marker) -> None:
         return
     extra = [p for p in m.extra_turns if not s.players[p].left]
     if extra:
+        end_until_next_turn(t, m.holder, extra[0])
         # CR 805.8: with shared team turns, the player's team takes the extra turn.
         t.emit(ev.TurnBegan(marker=m.number, player=extra[0], turn=m.turn + 1, extra=True,
                             rule="805.8" if s.shared_team_turns else "500.7"))
@@ -163,5 +170,31 @@ def _next_turn(t: Txn, m: Marker) -> None:
     player = next_turn_player(s, m.holder)
     if player is None:
         return
+    end_until_next_turn(t, m.holder, player)
     t.emit(ev.TurnBegan(marker=m.number, player=player, turn=m.turn + 1,
                         rule="805.4" if s.shared_team_turns else "500.1"))
+
+
+def end_until_next_turn(t: Txn, previous: str, player: str) -> None:
+    """Effects that last "until your next turn" (detain, 701.35a) end as their
+    controller's next turn begins (with shared team turns, the team's, 805.4). 800.4m:
+    for a controller who has left the game they end when that turn would have begun -
+    as the turn of a later player begins after the turn order passed the leaver's seat.
+    They neither end at once nor last forever."""
+    s = t.s
+    seats = s.seats
+    i = seats.index(previous)
+    passed: list[str] = []  # seats the turn order goes past to reach `player`
+    for k in range(1, len(seats) + 1):
+        q = seats[(i + k) % len(seats)]
+        if q == player:
+            break
+        passed.append(q)
+    starting = active_players(s, player)
+    for f in list(s.effects):
+        if f.until != "your_next_turn" or f.controller is None:
+            continue
+        if f.controller in starting:
+            t.emit(ev.EffectEnded(effect=f.id, rule="701.35a"))
+        elif s.players[f.controller].left and f.controller in passed:
+            t.emit(ev.EffectEnded(effect=f.id, rule="800.4m"))

@@ -21,7 +21,7 @@ class Txn:
             from arbiter_core.hashing import state_hash
 
             self.emit(ev.StateCheckpointed(marker=event.marker, state_hash=state_hash(self.s),
-                                           rule="500.1"))
+                                           algorithm="text-sha256", rule="500.1"))
         apply(self.s, event)
         self.events.append(event)
         # Imported here: triggers reads events this module records (no import cycle).

@@ -6,9 +6,19 @@ from __future__ import annotations
 from typing import Any
 
 from arbiter_core.events import Event, event_from_dict
-from arbiter_store import NewEvent, StoredEvent
+from arbiter_store import NewEvent, StoredEvent, Upcasters
 
 _ENVELOPE = {"type", "v", "rule"}
+
+# Event schema changes: each upcaster turns a stored payload of (type, version) into the
+# next version's. Stored bytes never change; events are upcast as they are read.
+UPCASTERS = Upcasters()
+
+
+@UPCASTERS.register("StateCheckpointed", 1)
+def _checkpoint_v1(payload: dict[str, Any]) -> dict[str, Any]:
+    """v1 checkpoints hashed the canonical JSON of the state."""
+    return {**payload, "algorithm": "json-sha256"}
 
 
 def to_new_event(event: Event, metadata: dict[str, Any] | None = None) -> NewEvent:
@@ -18,8 +28,11 @@ def to_new_event(event: Event, metadata: dict[str, Any] | None = None) -> NewEve
 
 
 def from_stored(stored: StoredEvent) -> Event:
-    data: dict[str, Any] = dict(stored.payload)
+    version, payload = UPCASTERS.upcast(stored.type, stored.schema_version,
+                                        dict(stored.payload),
+                                        where=f"{stored.stream_id} v{stored.version}")
+    data: dict[str, Any] = dict(payload)
     data["type"] = stored.type
-    data["v"] = stored.schema_version
+    data["v"] = version
     data["rule"] = stored.rule
     return event_from_dict(data)

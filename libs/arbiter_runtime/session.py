@@ -11,9 +11,12 @@ from arbiter_core.commands import Command, RunEngineWork
 from arbiter_core.decide import decide
 from arbiter_core.events import Event
 from arbiter_core.evolve import apply, empty_state
+from arbiter_core.hashing import state_hash
 from arbiter_core.state import GameState, Work
+from arbiter_runtime import snapshots
 from arbiter_runtime.codec import from_stored, to_new_event
 from arbiter_store import EventStore
+from arbiter_store.errors import InvalidSnapshot
 
 MAX_ENGINE_STEPS = 10_000
 
@@ -25,17 +28,30 @@ class EngineStalled(RuntimeError):
 class GameSession:
     """One game's stream in a store, with its state kept current."""
 
-    def __init__(self, store: EventStore, game_id: str, state: GameState | None = None) -> None:
+    def __init__(self, store: EventStore, game_id: str, state: GameState | None = None,
+                 snapshot_every: int | None = None) -> None:
         self.store = store
         self.game_id = game_id
         self.state = state if state is not None else empty_state()
         self.on_events: list[Callable[[list[Event]], None]] = []
+        self.snapshot_every = snapshot_every
+        self._snapshot_at = self.state.version
 
     @classmethod
-    def load(cls, store: EventStore, game_id: str, to_version: int | None = None) -> GameSession:
-        """Rebuild the state from the stored events (a projection of the log)."""
+    def load(cls, store: EventStore, game_id: str, to_version: int | None = None,
+             use_snapshot: bool = True) -> GameSession:
+        """Rebuild the state from the stored events (a projection of the log): from the
+        latest snapshot at or below `to_version` plus the events after it, or from the
+        first event. A snapshot that doesn't rebuild its state is ignored."""
         state = empty_state()
-        for stored in store.read_stream(game_id, 1, to_version):
+        if use_snapshot:
+            snap = store.load_snapshot(game_id, to_version)
+            if snap is not None:
+                try:
+                    state = snapshots.decode(snap.state, snap.state_hash)
+                except InvalidSnapshot:
+                    state = empty_state()
+        for stored in store.read_stream(game_id, state.version + 1, to_version):
             apply(state, from_stored(stored))
         return cls(store, game_id, state)
 
@@ -51,6 +67,10 @@ class GameSession:
                           [to_new_event(e, meta) for e in events])
         for e in events:
             apply(self.state, e)
+        if self.snapshot_every and self.state.version - self._snapshot_at >= self.snapshot_every:
+            self.store.save_snapshot(self.game_id, self.state.version,
+                                     snapshots.encode(self.state), state_hash(self.state))
+            self._snapshot_at = self.state.version
         for callback in self.on_events:
             callback(events)
         return events

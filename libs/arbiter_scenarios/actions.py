@@ -91,6 +91,19 @@ def _permanent(run: Run, player: str, ref: str, team: bool = False) -> int:
     return found[0].id
 
 
+def _activated_source(run: Run, player: str, ref: str) -> int:
+    """The permanent whose ability `player` activates: one they control, else any
+    permanent of that name ("any player may activate this ability"; the engine judges
+    whether they may, 602.2, 801.6)."""
+    try:
+        return _permanent(run, player, ref)
+    except NameError_:
+        found = run.names.in_zone(run.state, ref, "battlefield")
+        if not found:
+            raise
+        return found[0].id
+
+
 def _targets(run: Run, player: str, refs: list[Any], card: int) -> list[list[str]]:
     s = run.state
     specs = spell_targets(definition(s.objects[card])) if card in s.objects else ()
@@ -128,7 +141,7 @@ def _command(run: Run, player: str, a: dict[str, Any]) -> Command | None:
                          targets=_targets(run, player, list(a.get("targets", [])), card),
                          marker=marker)
     if "activate" in a:
-        source = _permanent(run, player, str(a["activate"]))
+        source = _activated_source(run, player, str(a["activate"]))
         refs = list(a.get("targets", []))
         targets = [[t for ref in refs for t in run.names.target(s, str(ref))[:1]]] if refs else []
         return ActivateAbility(player=player, source=source, ability=int(a.get("ability", 0)),
@@ -213,9 +226,14 @@ def _choose(run: Run, player: str, value: Any) -> Command:
     if not pending:
         raise NameError_(f"{player} has no decision to make")
     d = pending[0]
+    refs = value if isinstance(value, list) else [value]
+    if d.kind == "proliferate":  # players by name, permanents by reference (701.34a)
+        players = [str(r) for r in refs if str(r) in s.players]
+        objs = [o.id for r in refs if str(r) not in s.players
+                for o in run.names.objects(s, str(r))[:1]]
+        return ChooseObjects(player=player, choices=objs, players=players)
     if d.choices:
         return ChooseOption(player=player, option=str(value))
-    refs = value if isinstance(value, list) else [value]
     chosen: list[int] = []
     for ref in refs:
         opts = [o.id for o in run.names.objects(s, str(ref))

@@ -57,7 +57,7 @@ def _lost(s: GameState, p: str) -> bool:
     pl = s.players[p]
     if s.game_over:
         return not pl.won and not pl.drew
-    return pl.lost or pl.left
+    return (pl.lost or pl.left) and not pl.drew  # 801.15: a player who drew left too
 
 
 def _set_check(where: str, key: str, expected: Any, actual: list[str]) -> None:
@@ -121,6 +121,8 @@ def run_check(run: Run, check: dict[str, Any], where: str) -> None:
             _set_check(where, "winners", value, _players_where(s, lambda p: s.players[p].won))
         case "lost":
             _set_check(where, "lost", value, _players_where(s, lambda p: _lost(s, p)))
+        case "drew":
+            _set_check(where, "drew", value, _players_where(s, lambda p: s.players[p].drew))
         case "in_game":
             _set_check(where, "in game", value,
                        _players_where(s, lambda p: not s.players[p].left

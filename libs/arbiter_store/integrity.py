@@ -136,9 +136,14 @@ def chain(
     return rows
 
 
+def _raw(value: bytes | str) -> bytes:
+    """Stored bytes; a column rewritten as text (tampering) is hashed as its UTF-8."""
+    return value.encode() if isinstance(value, str) else bytes(value)
+
+
 def row_hash(prev_hash: str, row: RawEvent) -> str:
     return event_hash(prev_hash, row.stream_id, row.version, row.position, row.type,
-                      row.schema_version, row.payload, row.rule, row.metadata)
+                      row.schema_version, _raw(row.payload), row.rule, _raw(row.metadata))
 
 
 def _key_bytes(key: bytes | str) -> bytes:

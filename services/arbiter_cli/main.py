@@ -7,12 +7,30 @@ from pathlib import Path
 
 import typer
 
-from arbiter_cli import diff_cmd, play_cmd, replay_cmd, scenario_cmd
+from arbiter_cli import diff_cmd, play_cmd, replay_cmd, scenario_cmd, store_cmd
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Arbiter: multiplayer Magic games as event-sourced services.")
 scenario_app = typer.Typer(no_args_is_help=True, help="Judges' rules scenarios (YAML).")
 app.add_typer(scenario_app, name="scenario")
+db_app = typer.Typer(no_args_is_help=True, help="Event store administration.")
+app.add_typer(db_app, name="db")
+
+
+@db_app.command("upgrade")
+def db_upgrade(db: str = typer.Option(..., "--db", help="postgresql:// URL or SQLite path")
+               ) -> None:
+    """Apply the versioned schema migrations."""
+    raise typer.Exit(store_cmd.db_upgrade(db))
+
+
+@app.command()
+def verify(
+    db: str = typer.Option(..., "--db", help="SQLite path or postgresql:// URL"),
+    game: str | None = typer.Option(None, "--game", help="one game (default: all)"),
+) -> None:
+    """Check the tamper-evident hash chains and signed anchors; exit 1 if broken."""
+    raise typer.Exit(store_cmd.verify(db, game))
 
 
 @app.command()

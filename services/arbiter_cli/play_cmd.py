@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+from arbiter_cli import store_cmd
 from arbiter_core.errors import ArbiterError
 from arbiter_core.state import GameState
 from arbiter_runtime.play import play_bot_game
@@ -53,4 +54,8 @@ def run(players: int, seed: int, variant: str, db: str, game_id: str | None,
     console.print(f"winner: {', '.join(summary.winners) or '-'}  turns: {summary.turns}  "
                   f"events: {summary.events}  actions: {summary.actions}")
     console.print(f"state hash {summary.state_hash[:16]}  store {db}")
+    try:
+        console.print(store_cmd.anchor_head(db, gid))
+    except StoreError as e:
+        console.print(f"[red]could not anchor the head hash: {e}[/red]")
     return 0

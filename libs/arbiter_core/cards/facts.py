@@ -3,7 +3,10 @@
 
 Source: MTGJSON v5 set files (meta.version 5.2.0+20220425, date 2022-04-25) as committed in
     github.com/AUTRE04216/jsonSets (commit ca38aa761f36c5ac61bebfb6a6f37b6980c487de, one
-    <SET>.json per set at repo root)
+    <SET>.json per set at repo root). Also 16 cards listed in tools/extra_cards.txt,
+    from MTGJSON v5.2.0+20220425 set files from
+    github.com/AUTRE04216/jsonSets@ca38aa761f36c5ac61bebfb6a6f37b6980c487de (CMR.json
+    missing)
 """
 
 from __future__ import annotations
@@ -1473,6 +1476,251 @@ FACTS: dict[str, CardFacts] = {
         oracle_text=(
             "If you control an artifact, a creature, an enchantment, and a land, "
             "you can't lose the game and your opponents can't win the game."
+        ),
+        keywords=(),
+    ),
+    "Marsh Viper": CardFacts(
+        name="Marsh Viper",
+        mana_cost="{3}{G}",
+        colors=("G",),
+        supertypes=(),
+        types=("Creature",),
+        subtypes=("Snake",),
+        power=1,
+        toughness=2,
+        oracle_text=(
+            "Whenever Marsh Viper deals damage to a player, that player gets two "
+            "poison counters. (A player with ten or more poison counters loses the "
+            "game.)"
+        ),
+        keywords=(),
+    ),
+    "Leeches": CardFacts(
+        name="Leeches",
+        mana_cost="{1}{W}{W}",
+        colors=("W",),
+        supertypes=(),
+        types=("Sorcery",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "Target player loses all poison counters. Leeches deals that much "
+            "damage to that player."
+        ),
+        keywords=(),
+    ),
+    "Steady Progress": CardFacts(
+        name="Steady Progress",
+        mana_cost="{2}{U}",
+        colors=("U",),
+        supertypes=(),
+        types=("Instant",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "Proliferate. (Choose any number of permanents and/or players, then "
+            "give each another counter of each kind already there.)\n"
+            "Draw a card."
+        ),
+        keywords=("Proliferate",),
+    ),
+    "Platinum Emperion": CardFacts(
+        name="Platinum Emperion",
+        mana_cost="{8}",
+        colors=(),
+        supertypes=(),
+        types=("Artifact", "Creature"),
+        subtypes=("Golem",),
+        power=8,
+        toughness=8,
+        oracle_text=(
+            "Your life total can't change. (You can't gain or lose life. You can't "
+            "pay any amount of life except 0.)"
+        ),
+        keywords=(),
+    ),
+    "Blessed Wind": CardFacts(
+        name="Blessed Wind",
+        mana_cost="{7}{W}{W}",
+        colors=("W",),
+        supertypes=(),
+        types=("Sorcery",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text="Target player's life total becomes 20.",
+        keywords=(),
+    ),
+    "Soul Conduit": CardFacts(
+        name="Soul Conduit",
+        mana_cost="{6}",
+        colors=(),
+        supertypes=(),
+        types=("Artifact",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text="{6}, {T}: Two target players exchange life totals.",
+        keywords=(),
+    ),
+    "Boggart Brute": CardFacts(
+        name="Boggart Brute",
+        mana_cost="{2}{R}",
+        colors=("R",),
+        supertypes=(),
+        types=("Creature",),
+        subtypes=("Goblin", "Warrior"),
+        power=3,
+        toughness=2,
+        oracle_text=(
+            "Menace (This creature can't be blocked except by two or more "
+            "creatures.)"
+        ),
+        keywords=("Menace",),
+    ),
+    "Concordant Crossroads": CardFacts(
+        name="Concordant Crossroads",
+        mana_cost="{G}",
+        colors=("G",),
+        supertypes=("World",),
+        types=("Enchantment",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text="All creatures have haste.",
+        keywords=(),
+    ),
+    "Flailing Soldier": CardFacts(
+        name="Flailing Soldier",
+        mana_cost="{R}",
+        colors=("R",),
+        supertypes=(),
+        types=("Creature",),
+        subtypes=("Human", "Soldier"),
+        power=2,
+        toughness=2,
+        oracle_text=(
+            "{1}: Flailing Soldier gets +1/+1 until end of turn. Any player may "
+            "activate this ability.\n"
+            "{1}: Flailing Soldier gets -1/-1 until end of turn. Any player may "
+            "activate this ability."
+        ),
+        keywords=(),
+    ),
+    "Souls of the Faultless": CardFacts(
+        name="Souls of the Faultless",
+        mana_cost="{W}{B}{B}",
+        colors=("W", "B"),
+        supertypes=(),
+        types=("Creature",),
+        subtypes=("Spirit",),
+        power=0,
+        toughness=4,
+        oracle_text=(
+            "Defender (This creature can't attack.)\n"
+            "Whenever Souls of the Faultless is dealt combat damage, you gain that "
+            "much life and attacking player loses that much life."
+        ),
+        keywords=("Defender",),
+    ),
+    "Inaction Injunction": CardFacts(
+        name="Inaction Injunction",
+        mana_cost="{1}{U}",
+        colors=("U",),
+        supertypes=(),
+        types=("Sorcery",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "Detain target creature an opponent controls. (Until your next turn, "
+            "that creature can't attack or block and its activated abilities can't "
+            "be activated.)\n"
+            "Draw a card."
+        ),
+        keywords=("Detain",),
+    ),
+    "Melira, Sylvok Outcast": CardFacts(
+        name="Melira, Sylvok Outcast",
+        mana_cost="{1}{G}",
+        colors=("G",),
+        supertypes=("Legendary",),
+        types=("Creature",),
+        subtypes=("Human", "Scout"),
+        power=2,
+        toughness=2,
+        oracle_text=(
+            "You can't get poison counters.\n"
+            "Creatures you control can't have -1/-1 counters put on them.\n"
+            "Creatures your opponents control lose infect."
+        ),
+        keywords=(),
+    ),
+    "Reverse the Sands": CardFacts(
+        name="Reverse the Sands",
+        mana_cost="{6}{W}{W}",
+        colors=("W",),
+        supertypes=(),
+        types=("Sorcery",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "Redistribute any number of players' life totals. (Each of those "
+            "players gets one life total back.)"
+        ),
+        keywords=(),
+    ),
+    "Murmurs from Beyond": CardFacts(
+        name="Murmurs from Beyond",
+        mana_cost="{2}{U}",
+        colors=("U",),
+        supertypes=(),
+        types=("Instant",),
+        subtypes=("Arcane",),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "Reveal the top three cards of your library. An opponent chooses one "
+            "of them. Put that card into your graveyard and the rest into your "
+            "hand."
+        ),
+        keywords=(),
+    ),
+    "Rhystic Study": CardFacts(
+        name="Rhystic Study",
+        mana_cost="{2}{U}",
+        colors=("U",),
+        supertypes=(),
+        types=("Enchantment",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "Whenever an opponent casts a spell, you may draw a card unless that "
+            "player pays {1}."
+        ),
+        keywords=(),
+    ),
+    "Celestial Convergence": CardFacts(
+        name="Celestial Convergence",
+        mana_cost="{2}{W}{W}",
+        colors=("W",),
+        supertypes=(),
+        types=("Enchantment",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "Celestial Convergence enters the battlefield with seven omen counters "
+            "on it.\n"
+            "At the beginning of your upkeep, remove an omen counter from "
+            "Celestial Convergence. If there are no omen counters on Celestial "
+            "Convergence, the player with the highest life total wins the game. If "
+            "two or more players are tied for highest life total, the game is a "
+            "draw."
         ),
         keywords=(),
     ),

@@ -29,6 +29,7 @@ Keyword = Literal[
     "trample",
     "deathtouch",
     "lifelink",
+    "menace",  # 702.111
 ]
 
 Color = Literal["W", "U", "B", "R", "G"]
@@ -64,7 +65,9 @@ class TargetSpec(_Data):
 
 # ---------------------------------------------------------------- amounts
 
-Amount = int | Literal["X", "goblins_you_control"]
+# "that_much": the amount of the event a trigger refers to (Souls of the Faultless's
+# "that much life"), or of the effect just before it (Leeches' "that much damage").
+Amount = int | Literal["X", "goblins_you_control", "that_much"]
 
 # ---------------------------------------------------------------- effects (CR 608.2c)
 
@@ -138,6 +141,9 @@ class DrawCards(_Data):
     kind: Literal["draw"] = "draw"
     who: PlayerRef = "controller"
     count: int = 1
+    # "unless that player pays {1}" (Rhystic Study): the player a trigger names may pay
+    # this mana to stop the draw (CR 118.12a; 800.4f: not paid if they have left).
+    unless_that_player_pays: str = ""
 
 
 class Discard(_Data):
@@ -332,6 +338,172 @@ class ChooseColorAsEnters(_Data):
     kind: Literal["choose_color_as_enters"] = "choose_color_as_enters"
 
 
+# ---------------------------------------------------------------- poison (CR 122.1f, 810.10)
+
+
+class GivePoison(_Data):
+    """The player gets poison counters (CR 122.1f; 810.10: a Two-Headed Giant team's).
+    `reminder` for the Oracle's "(A player with ten or more poison counters loses the
+    game.)" (CR 207.2a)."""
+
+    kind: Literal["give_poison"] = "give_poison"
+    who: PlayerRef = "that_player"
+    count: int = 1
+    reminder: bool = False
+
+
+class LoseAllPoison(_Data):
+    """The target player loses all poison counters (Leeches; 810.10a-b in 2HG: the
+    team's counters)."""
+
+    kind: Literal["lose_all_poison"] = "lose_all_poison"
+    target: TargetRef = 0
+
+
+class EntersWithCounters(_Data):
+    """"~ enters the battlefield with N [kind] counters on it." (CR 614.1c: a
+    replacement effect; the counters are there as it enters)."""
+
+    kind: Literal["enters_with_counters"] = "enters_with_counters"
+    counter: str
+    count: int
+
+
+class RemoveCounterFromSelf(_Data):
+    """Remove a [kind] counter from the source (CR 122.8 wording; Celestial
+    Convergence)."""
+
+    kind: Literal["remove_counter_from_self"] = "remove_counter_from_self"
+    counter: str
+
+
+class HighestLifeWinsIfNoCounters(_Data):
+    """"If there are no [kind] counters on ~, the player with the highest life total wins
+    the game. If two or more players are tied for highest life total, the game is a
+    draw." (Celestial Convergence). Life totals are seen only within the controller's
+    range (801.11); a win makes the opponents within the winner's range lose (801.14);
+    a draw is one for the controller and every player within their range, who leave
+    (801.15, 104.4e), and for everyone without limited range (104.4c)."""
+
+    kind: Literal["highest_life_wins_if_no_counters"] = "highest_life_wins_if_no_counters"
+    counter: str
+
+
+class CantGetPoison(_Data):
+    """Static: "You can't get poison counters." (Melira; 810.10c: nor can a player on
+    your Two-Headed Giant team)."""
+
+    kind: Literal["cant_get_poison"] = "cant_get_poison"
+
+
+class NoMinusCountersOnYourCreatures(_Data):
+    """Static: "Creatures you control can't have -1/-1 counters put on them." (Melira)."""
+
+    kind: Literal["no_minus_counters_on_your_creatures"] = "no_minus_counters_on_your_creatures"
+
+
+class OpponentsCreaturesLoseKeyword(_Data):
+    """Static: "Creatures your opponents control lose [keyword]." (Melira: infect), layer
+    6 (CR 613.1f). No card in the pool has infect, so today it removes nothing."""
+
+    kind: Literal["opponents_creatures_lose_keyword"] = "opponents_creatures_lose_keyword"
+    keyword: Literal["infect"] = "infect"
+
+
+class RevealOpponentChooses(_Data):
+    """Reveal the top `count` cards of your library; an opponent chooses one of them; put
+    that card into your graveyard and the rest into your hand (Murmurs from Beyond). You
+    choose which opponent, within range (801.5a); with none within range the closest
+    opponent to your left makes the choice (801.5c); if the opponent leaves before
+    choosing, you choose another opponent (800.4g)."""
+
+    kind: Literal["reveal_opponent_chooses"] = "reveal_opponent_chooses"
+    count: int = 3
+
+
+class Proliferate(_Data):
+    """Proliferate (CR 701.34): choose any number of permanents and/or players that have
+    a counter, then give each another counter of each kind already there. A keyword
+    action; with `reminder` its reminder text is printed and it ends its paragraph."""
+
+    kind: Literal["proliferate"] = "proliferate"
+    reminder: bool = True
+
+
+# ---------------------------------------------------------------- life totals (CR 119)
+
+
+class LifeCantChange(_Data):
+    """Static: "Your life total can't change." - you can't gain or lose life, nor pay
+    life other than 0 (CR 119.7, 119.8; 810.9g-h for a 2HG team)."""
+
+    kind: Literal["life_cant_change"] = "life_cant_change"
+    reminder: bool = False
+
+
+class SetLifeTotal(_Data):
+    """The target player's life total becomes `amount` (CR 119.5; 810.9c)."""
+
+    kind: Literal["set_life_total"] = "set_life_total"
+    target: TargetRef = 0
+    amount: int
+
+
+class ExchangeLifeTotals(_Data):
+    """The chosen targets (two players) exchange life totals (CR 701.12c; 810.9e)."""
+
+    kind: Literal["exchange_life_totals"] = "exchange_life_totals"
+    target: TargetRef = 0
+
+
+class RedistributeLifeTotals(_Data):
+    """Redistribute any number of players' life totals (Reverse the Sands): the
+    controller chooses players (within range, 801.5a) and gives each of them one of
+    their life totals (CR 119.5: they gain or lose the difference; 810.9f: at most one
+    member of each Two-Headed Giant team)."""
+
+    kind: Literal["redistribute_life_totals"] = "redistribute_life_totals"
+    reminder: bool = True
+
+
+class GainLife(_Data):
+    """You gain life (CR 119.6)."""
+
+    kind: Literal["gain_life"] = "gain_life"
+    amount: Amount
+
+
+class LoseLife(_Data):
+    """A player loses life (CR 119.3). `attacking_player` is the player a trigger names
+    as "attacking player" (805.10c: for a blocking creature, the controller of the
+    creature it blocks)."""
+
+    kind: Literal["lose_life"] = "lose_life"
+    who: Literal["attacking_player"] = "attacking_player"
+    amount: Amount
+
+
+# ---------------------------------------------------------------- other statics and actions
+
+
+class AllCreaturesHaveKeyword(_Data):
+    """Static: all creatures have the keyword, layer 6 (CR 613.1f; Concordant
+    Crossroads)."""
+
+    kind: Literal["all_creatures_have_keyword"] = "all_creatures_have_keyword"
+    keyword: Keyword
+
+
+class Detain(_Data):
+    """Detain the target (CR 701.35a): until your next turn it can't attack or block and
+    its activated abilities can't be activated (800.4m if you leave the game). A keyword
+    action; with `reminder` its reminder text is printed and it ends its paragraph."""
+
+    kind: Literal["detain"] = "detain"
+    target: TargetRef = 0
+    reminder: bool = True
+
+
 Effect = (
     DealDamage
     | Destroy
@@ -364,6 +536,24 @@ Effect = (
     | CantAttackYouIfChosenColorWithoutFlying
     | ChooseColorAsEnters
     | ExileUntilNextEndStep
+    | GivePoison
+    | EntersWithCounters
+    | RemoveCounterFromSelf
+    | HighestLifeWinsIfNoCounters
+    | CantGetPoison
+    | NoMinusCountersOnYourCreatures
+    | OpponentsCreaturesLoseKeyword
+    | LoseAllPoison
+    | RevealOpponentChooses
+    | Proliferate
+    | LifeCantChange
+    | SetLifeTotal
+    | ExchangeLifeTotals
+    | RedistributeLifeTotals
+    | GainLife
+    | LoseLife
+    | AllCreaturesHaveKeyword
+    | Detain
 )
 
 # ---------------------------------------------------------------- costs
@@ -411,6 +601,7 @@ class ActivatedAbility(_Data):
     targets: tuple[TargetSpec, ...] = ()
     effects: tuple[Effect, ...] = Field(min_length=1)
     sorcery_speed: bool = False
+    any_player: bool = False  # "Any player may activate this ability." (801.6 with range)
 
 
 TriggerEvent = Literal[
@@ -421,6 +612,9 @@ TriggerEvent = Literal[
     "life_20_or_more",  # state trigger "When you have 20 or more life" (CR 603.8)
     "nontoken_creature_enters",  # "Whenever a nontoken creature enters"
     "player_cycles",  # "Whenever a player cycles a card"
+    "deals_damage_to_player",  # "Whenever ~ deals damage to a player"
+    "dealt_combat_damage",  # "Whenever ~ is dealt combat damage"
+    "opponent_casts_spell",  # "Whenever an opponent casts a spell"
 ]
 
 

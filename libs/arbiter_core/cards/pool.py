@@ -13,9 +13,11 @@ from arbiter_core.cards.model import (
     Ability,
     ActivatedAbility,
     AddMana,
+    AllCreaturesHaveKeyword,
     BecomeCreature,
     CantAttackOrBlock,
     CantAttackYouIfChosenColorWithoutFlying,
+    CantGetPoison,
     CantLose,
     CardDefinition,
     ChooseColorAsEnters,
@@ -25,27 +27,43 @@ from arbiter_core.cards.model import (
     CreateTokens,
     DealDamage,
     Destroy,
+    Detain,
     Discard,
     DoubleLife,
     DrawCards,
     Effect,
     EnchantAbility,
+    EntersWithCounters,
     EquipAbility,
+    ExchangeLifeTotals,
     ExileUntilNextEndStep,
     ExtraTurn,
     GainControl,
     GainKeyword,
+    GainLife,
     GainLifePerLifeLost,
+    GivePoison,
+    HighestLifeWinsIfNoCounters,
     Keyword,
     KeywordAbility,
     LifeBecomesLowest,
+    LifeCantChange,
+    LoseAllPoison,
     LoseGame,
+    LoseLife,
     ModifyPowerToughness,
     NoLossForZeroLife,
+    NoMinusCountersOnYourCreatures,
     OpponentsCantWin,
+    OpponentsCreaturesLoseKeyword,
     PreventCombatDamage,
+    Proliferate,
+    RedistributeLifeTotals,
+    RemoveCounterFromSelf,
     ReturnToHand,
+    RevealOpponentChooses,
     SearchOntoBattlefield,
+    SetLifeTotal,
     ShuffleIntoLibrary,
     SpellAbility,
     StaticAbility,
@@ -337,6 +355,98 @@ _DEFINITIONS: tuple[CardDefinition, ...] = (
             targets=_target("creature"),
             effects=(ExileUntilNextEndStep(target=0),),
         ),
+    ),
+    # ------------------------------------------------ from the full Oracle file
+    # (tools/extra_cards.txt): poison (810.10), life totals (810.9), range of influence
+    # (801), attack and block options (802), shared team turns (805), durations (800.4m)
+    _card(
+        "Marsh Viper",
+        TriggeredAbility(
+            event="deals_damage_to_player",
+            effects=(GivePoison(who="that_player", count=2, reminder=True),),
+        ),
+    ),
+    _card(
+        "Leeches",
+        _spell(
+            LoseAllPoison(target=0),
+            DealDamage(amount="that_much", to=0),
+            targets=_target("player"),
+        ),
+    ),
+    _card("Steady Progress", _spell(Proliferate(), DrawCards())),  # CR 701.34
+    _card("Platinum Emperion", StaticAbility(effects=(LifeCantChange(reminder=True),))),
+    _card("Blessed Wind", _spell(SetLifeTotal(target=0, amount=20), targets=_target("player"))),
+    _card(
+        "Soul Conduit",
+        ActivatedAbility(
+            cost=Cost(mana="{6}", tap=True),
+            targets=(TargetSpec(kind="player", min_count=2, max_count=2),),
+            effects=(ExchangeLifeTotals(target=0),),
+        ),
+    ),
+    _card(
+        "Rhystic Study",
+        TriggeredAbility(
+            event="opponent_casts_spell",
+            optional=True,
+            effects=(DrawCards(unless_that_player_pays="{1}"),),
+        ),
+    ),
+    _card(
+        "Celestial Convergence",
+        StaticAbility(effects=(EntersWithCounters(counter="omen", count=7),)),  # CR 614.1c
+        TriggeredAbility(
+            event="your_upkeep",
+            effects=(
+                RemoveCounterFromSelf(counter="omen"),
+                HighestLifeWinsIfNoCounters(counter="omen"),
+            ),
+        ),
+    ),
+    _card("Murmurs from Beyond", _spell(RevealOpponentChooses(count=3))),
+    _card("Reverse the Sands", _spell(RedistributeLifeTotals())),
+    _card("Boggart Brute", _kw("menace", reminder=True)),
+    _card(
+        "Concordant Crossroads",
+        StaticAbility(effects=(AllCreaturesHaveKeyword(keyword="haste"),)),
+    ),
+    _card(
+        "Flailing Soldier",
+        ActivatedAbility(
+            cost=Cost(mana="{1}"),
+            effects=(
+                ModifyPowerToughness(subject="self", power=1, toughness=1, until_end_of_turn=True),
+            ),
+            any_player=True,
+        ),
+        ActivatedAbility(
+            cost=Cost(mana="{1}"),
+            effects=(
+                ModifyPowerToughness(
+                    subject="self", power=-1, toughness=-1, until_end_of_turn=True
+                ),
+            ),
+            any_player=True,
+        ),
+    ),
+    _card(
+        "Souls of the Faultless",
+        _kw("defender", reminder=True),
+        TriggeredAbility(
+            event="dealt_combat_damage",
+            effects=(GainLife(amount="that_much"), LoseLife(amount="that_much")),
+        ),
+    ),
+    _card(
+        "Melira, Sylvok Outcast",
+        StaticAbility(effects=(CantGetPoison(),)),
+        StaticAbility(effects=(NoMinusCountersOnYourCreatures(),)),
+        StaticAbility(effects=(OpponentsCreaturesLoseKeyword(keyword="infect"),)),
+    ),
+    _card(
+        "Inaction Injunction",
+        _spell(Detain(target=0), DrawCards(), targets=_target("creature_an_opponent_controls")),
     ),
 )
 

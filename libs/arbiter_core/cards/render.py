@@ -27,11 +27,13 @@ from arbiter_core.cards.model import (
     Ability,
     ActivatedAbility,
     AddMana,
+    AllCreaturesHaveKeyword,
     Amount,
     Attach,
     BecomeCreature,
     CantAttackOrBlock,
     CantAttackYouIfChosenColorWithoutFlying,
+    CantGetPoison,
     CantLose,
     CardDefinition,
     ChooseColorAsEnters,
@@ -41,29 +43,45 @@ from arbiter_core.cards.model import (
     CreateTokens,
     DealDamage,
     Destroy,
+    Detain,
     Discard,
     DoubleLife,
     DrawCards,
     Effect,
     EnchantAbility,
+    EntersWithCounters,
     EquipAbility,
+    ExchangeLifeTotals,
     ExileUntilNextEndStep,
     ExtraTurn,
     GainControl,
     GainKeyword,
+    GainLife,
     GainLifePerLifeLost,
+    GivePoison,
+    HighestLifeWinsIfNoCounters,
     Keyword,
     KeywordAbility,
     LifeBecomesLowest,
+    LifeCantChange,
+    LoseAllPoison,
     LoseGame,
+    LoseLife,
     ModifyPowerToughness,
     NoLossForZeroLife,
+    NoMinusCountersOnYourCreatures,
     OpponentsCantWin,
+    OpponentsCreaturesLoseKeyword,
     PlayerRef,
     PreventCombatDamage,
+    Proliferate,
     PTSubject,
+    RedistributeLifeTotals,
+    RemoveCounterFromSelf,
     ReturnToHand,
+    RevealOpponentChooses,
     SearchOntoBattlefield,
+    SetLifeTotal,
     ShuffleIntoLibrary,
     SpellAbility,
     StaticAbility,
@@ -91,6 +109,7 @@ KEYWORD_NAMES: dict[Keyword, str] = {
     "trample": "trample",
     "deathtouch": "deathtouch",
     "lifelink": "lifelink",
+    "menace": "menace",
 }
 
 # Reminder text for a keyword an effect grants until end of turn (CR 207.2a).
@@ -112,6 +131,7 @@ KEYWORD_REMINDERS: dict[Keyword, str] = {
     ),
     "deathtouch": "Any amount of damage this deals to a creature is enough to destroy it.",
     "lifelink": "Damage dealt by this creature also causes you to gain that much life.",
+    "menace": "This creature can't be blocked except by two or more creatures.",
 }
 
 COLOR_WORDS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
@@ -173,6 +193,21 @@ TRIGGER_PHRASES: dict[TriggerEvent, str] = {
     "life_20_or_more": "When you have 20 or more life",  # a state trigger, CR 603.8
     "nontoken_creature_enters": "Whenever a nontoken creature enters the battlefield",
     "player_cycles": "Whenever a player cycles a card",
+    "deals_damage_to_player": "Whenever {name} deals damage to a player",
+    "dealt_combat_damage": "Whenever {name} is dealt combat damage",
+    "opponent_casts_spell": "Whenever an opponent casts a spell",
+}
+
+# Reminder text the Oracle prints after an effect (CR 207.2a).
+EFFECT_REMINDERS = {
+    "give_poison": "A player with ten or more poison counters loses the game.",
+    "proliferate": "Choose any number of permanents and/or players, then give each another "
+                   "counter of each kind already there.",
+    "life_cant_change": "You can't gain or lose life. You can't pay any amount of life "
+                        "except 0.",
+    "redistribute_life_totals": "Each of those players gets one life total back.",
+    "detain": "Until your next turn, that creature can't attack or block and its activated "
+              "abilities can't be activated.",
 }
 
 # Reminder text the Oracle prints after a trigger on this event (CR 207.2a): losing
@@ -310,6 +345,8 @@ class _Context:
 
 
 def _amount(amount: Amount) -> str:
+    if amount == "that_much":
+        return "that much"
     return str(amount) if isinstance(amount, int) else "X"
 
 
@@ -352,7 +389,7 @@ def _effect(effect: Effect, ctx: _Context) -> str:
         elif effect.divided:
             receivers = f"divided evenly, rounded down, among {ctx.target(effect.to)}"
         else:
-            receivers = f"to {ctx.target(effect.to)}"
+            receivers = f"to {ctx.ref(effect.to)}"
         return f"{ctx.name} deals {amount} damage {receivers}{_where_x(effect.amount)}."
     if isinstance(effect, Destroy):
         if effect.what == "all_creatures":
@@ -385,7 +422,9 @@ def _effect(effect: Effect, ctx: _Context) -> str:
             singular, plural = "additional card", "additional cards"
         article = "an" if singular[0] in "aeiou" else "a"
         cards = _count_noun(effect.count, singular, plural, article=article)
-        return f"{_player_verb(effect.who, 'draw')} {cards}."
+        unless = effect.unless_that_player_pays
+        unless_text = f" unless that player pays {unless}" if unless else ""  # 118.12a
+        return f"{_player_verb(effect.who, 'draw')} {cards}{unless_text}."
     if isinstance(effect, Discard):
         cards = _count_noun(effect.count, "card", "cards")
         random = " at random" if effect.at_random else ""
@@ -471,6 +510,62 @@ def _multiplayer_effect(effect: Effect, ctx: _Context) -> str:
             f"{exiled} {then} that card to the battlefield under its owner's control "
             "at the beginning of the next end step."
         )
+    return _added_effect(effect, ctx)
+
+
+def _with_reminder(text: str, effect: Effect) -> str:
+    if getattr(effect, "reminder", False):
+        return f"{text} ({EFFECT_REMINDERS[effect.kind]})"
+    return text
+
+
+def _added_effect(effect: Effect, ctx: _Context) -> str:
+    """Wording for poison (122.1f), life totals (119), static grants and detain."""
+    if isinstance(effect, GivePoison):
+        counters = _count_noun(effect.count, "poison counter", "poison counters")
+        return _with_reminder(f"{_player_verb(effect.who, 'get')} {counters}.", effect)
+    if isinstance(effect, EntersWithCounters):
+        counters = _count_noun(effect.count, f"{effect.counter} counter",
+                               f"{effect.counter} counters")
+        return f"{ctx.name} enters the battlefield with {counters} on it."
+    if isinstance(effect, RemoveCounterFromSelf):
+        article = _indefinite_article(effect.counter)
+        return f"remove {article} {effect.counter} counter from {ctx.name}."
+    if isinstance(effect, HighestLifeWinsIfNoCounters):
+        return (f"if there are no {effect.counter} counters on {ctx.name}, the player with "
+                "the highest life total wins the game. If two or more players are tied for "
+                "highest life total, the game is a draw.")
+    if isinstance(effect, CantGetPoison):
+        return "you can't get poison counters."
+    if isinstance(effect, NoMinusCountersOnYourCreatures):
+        return "creatures you control can't have -1/-1 counters put on them."
+    if isinstance(effect, OpponentsCreaturesLoseKeyword):
+        return f"creatures your opponents control lose {effect.keyword}."
+    if isinstance(effect, RevealOpponentChooses):
+        cards = _count_noun(effect.count, "card", "cards")
+        top = "the top card" if effect.count == 1 else f"the top {cards}"
+        return (f"reveal {top} of your library. An opponent chooses one of them. Put that "
+                "card into your graveyard and the rest into your hand.")
+    if isinstance(effect, LoseAllPoison):
+        return f"{ctx.ref(effect.target)} loses all poison counters."
+    if isinstance(effect, Proliferate):
+        return _with_reminder("proliferate.", effect)
+    if isinstance(effect, LifeCantChange):
+        return _with_reminder("your life total can't change.", effect)
+    if isinstance(effect, SetLifeTotal):
+        return f"{ctx.ref(effect.target)}'s life total becomes {effect.amount}."
+    if isinstance(effect, ExchangeLifeTotals):
+        return f"{ctx.ref(effect.target)} exchange life totals."
+    if isinstance(effect, RedistributeLifeTotals):
+        return _with_reminder("redistribute any number of players' life totals.", effect)
+    if isinstance(effect, GainLife):
+        return f"you gain {_amount(effect.amount)} life."
+    if isinstance(effect, LoseLife):
+        return f"attacking player loses {_amount(effect.amount)} life."
+    if isinstance(effect, AllCreaturesHaveKeyword):
+        return f"all creatures have {KEYWORD_NAMES[effect.keyword]}."
+    if isinstance(effect, Detain):
+        return _with_reminder(f"detain {ctx.ref(effect.target)}.", effect)
     raise TypeError(f"no wording for effect {effect!r}")
 
 
@@ -479,8 +574,16 @@ def _shares_sentence(previous: Effect, effect: Effect) -> bool:
     if isinstance(previous, Untap) and isinstance(effect, GainControl):
         # "Untap target creature ... and gain control of it"
         return effect.subject == "target" and effect.target == previous.target
+    if isinstance(previous, GainLife) and isinstance(effect, LoseLife):
+        return True  # "you gain that much life and attacking player loses that much life"
     # "You can't lose the game and your opponents can't win the game."
     return isinstance(previous, CantLose) and isinstance(effect, OpponentsCantWin)
+
+
+def _ends_paragraph(effect: Effect) -> bool:
+    """A keyword action printed with its reminder text stands as its own paragraph
+    ("Proliferate. (...)" then "Draw a card." on the next line)."""
+    return isinstance(effect, Proliferate | Detain) and effect.reminder
 
 
 def _effects(
@@ -494,6 +597,7 @@ def _effects(
     """The effects as sentences, the first one starting lowercase (see module doc)."""
     ctx = _Context(card, targets, additional_draw=additional_draw, optional=optional)
     sentences: list[str] = []
+    breaks: set[int] = set()  # indexes of sentences that begin a new paragraph
     previous: Effect | None = None
     for effect in effects:
         joined = previous is not None and _shares_sentence(previous, effect)
@@ -503,12 +607,15 @@ def _effects(
         if joined:
             sentences[-1] = f"{sentences[-1].removesuffix('.')} and {text}"
         else:
+            if previous is not None and _ends_paragraph(previous):
+                breaks.add(len(sentences))
             sentences.append(text if not sentences else _capitalise(text))
         previous = effect
     sentences.extend(ctx.afterwords)
     if optional:
         sentences[0] = f"you may {sentences[0]}"  # CR 603.5
-    return " ".join(sentences)
+    return "".join(("\n" if i in breaks else " ") + text if i else text
+                   for i, text in enumerate(sentences))
 
 
 def _is_intrinsic_mana_ability(ability: Ability, card: CardDefinition) -> bool:
@@ -555,6 +662,8 @@ def render_ability(ability: Ability, card: CardDefinition) -> str:
         )
         if ability.sorcery_speed:
             text += " Activate only as a sorcery."  # CR 602.5d
+        if ability.any_player:
+            text += " Any player may activate this ability."  # CR 602.2
         if _is_intrinsic_mana_ability(ability, card):
             text = f"({text})"  # reminder text for CR 305.6
         return text

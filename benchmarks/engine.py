@@ -1,0 +1,196 @@
+"""Engine throughput: seeded 4-player bot games, with an event store and with the pure core.
+
+    python -m benchmarks.engine [--games 20] [--players 4] [--seed 1]
+
+Each game is played twice, side by side in one run:
+
+* **store**: the embedded shell, `GameSession` over an in-memory SQLite event store
+  (decide, append with the expected version, apply), as `play_bot_game` does;
+* **pure**: the same game with the core alone, `decide` then `apply`, no store.
+
+Both loops are the same as `arbiter_runtime.play.play_bot_game`: the engine's work is
+done until a player must act, then the first waiting bot with a legal action acts. The
+two runs must end in the same state (their hashes are compared). The figures are:
+engine actions per second (player commands + engine work commands), events per second
+and games per minute, for both, and the ratio store/pure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rich.console import Console
+from rich.table import Table
+
+from arbiter_core.commands import Command, PlayerSetup, RunEngineWork, StartGame
+from arbiter_core.decide import decide
+from arbiter_core.evolve import apply, empty_state
+from arbiter_core.hashing import state_hash
+from arbiter_core.state import GameState, Work
+from arbiter_runtime.bots import RandomBot
+from arbiter_runtime.decks import deck_for_seat
+from arbiter_runtime.play import MAX_TURNS, waiting_players
+from arbiter_runtime.session import GameSession
+from arbiter_store import open_store
+
+
+@dataclass
+class Tally:
+    """What one configuration did, summed over its games."""
+
+    games: int = 0
+    player_commands: int = 0
+    engine_commands: int = 0
+    events: int = 0
+    seconds: float = 0.0
+
+    @property
+    def actions(self) -> int:
+        return self.player_commands + self.engine_commands
+
+    def per_second(self, n: int) -> float:
+        return n / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def games_per_minute(self) -> float:
+        return 60.0 * self.per_second(self.games)
+
+
+@dataclass(frozen=True)
+class GameRun:
+    player_commands: int
+    engine_commands: int
+    events: int
+    seconds: float
+    state_hash: str
+
+
+def start_command(game_id: str, players: int, seed: int) -> StartGame:
+    """The StartGame of `play_bot_game` (random seating, the preconstructed decks)."""
+    names = [f"P{i + 1}" for i in range(players)]
+    return StartGame(
+        game_id=game_id, variant="free_for_all" if players > 2 else "two_player", seed=seed,
+        random_seating=True,
+        players=[PlayerSetup(name=n, deck=deck_for_seat(i)) for i, n in enumerate(names)])
+
+
+def drive(start: StartGame, execute: Callable[[Command], int],
+          state: Callable[[], GameState]) -> tuple[int, int, int]:
+    """The bot-game loop of `play_bot_game`. `execute` runs a command and returns how
+    many events it made. Returns (player commands, engine commands, events)."""
+    events = execute(start)
+    bots = {p.name: RandomBot(start.seed * 1000 + i) for i, p in enumerate(start.players)}
+    player_commands = engine_commands = 0
+    while not state().game_over:
+        s = state()
+        marker = next((m.number for m in s.markers.values() if isinstance(m.pending, Work)),
+                      None)
+        if marker is not None:
+            events += execute(RunEngineWork(marker=marker))
+            engine_commands += 1
+            continue
+        if s.turns_taken > MAX_TURNS:
+            raise RuntimeError(f"game {start.game_id} did not end in {MAX_TURNS} turns")
+        for player in waiting_players(s):
+            action = bots[player].choose(s, player)
+            if action is not None:
+                events += execute(action)
+                player_commands += 1
+                break
+        else:
+            raise RuntimeError(f"game {start.game_id}: no player can act")
+    return player_commands, engine_commands, events
+
+
+def run_with_store(start: StartGame) -> GameRun:
+    with open_store(":memory:") as store:
+        session = GameSession(store, start.game_id)
+        began = time.perf_counter()
+        players, engine, events = drive(start, lambda c: len(session.execute(c)),
+                                        lambda: session.state)
+        seconds = time.perf_counter() - began
+    return GameRun(players, engine, events, seconds, state_hash(session.state))
+
+
+def run_pure(start: StartGame) -> GameRun:
+    s = empty_state()
+
+    def execute(command: Command) -> int:
+        made = decide(s, command)
+        for e in made:
+            apply(s, e)
+        return len(made)
+
+    began = time.perf_counter()
+    players, engine, events = drive(start, execute, lambda: s)
+    seconds = time.perf_counter() - began
+    return GameRun(players, engine, events, seconds, state_hash(s))
+
+
+def add(tally: Tally, run: GameRun) -> None:
+    tally.games += 1
+    tally.player_commands += run.player_commands
+    tally.engine_commands += run.engine_commands
+    tally.events += run.events
+    tally.seconds += run.seconds
+
+
+def report(store: Tally, pure: Tally, players: int, console: Console) -> None:
+    table = Table(title=f"Arbiter engine: {store.games} seeded {players}-player bot games",
+                  caption="actions = player commands + engine work commands; the last row "
+                          "is store/pure (time under 'seconds', throughput elsewhere)")
+    table.add_column("configuration")
+    for name in ("games", "player cmds", "engine cmds", "events", "seconds",
+                 "actions/s", "events/s", "games/min"):
+        table.add_column(name, justify="right")
+    for label, t in (("in-memory store", store), ("pure core (no store)", pure)):
+        table.add_row(label, str(t.games), f"{t.player_commands:,}", f"{t.engine_commands:,}",
+                      f"{t.events:,}", f"{t.seconds:.2f}",
+                      f"{t.per_second(t.actions):,.0f}", f"{t.per_second(t.events):,.0f}",
+                      f"{t.games_per_minute:,.1f}")
+
+    def ratio(a: float, b: float) -> str:
+        return f"{a / b:.2f}x" if b else "-"
+
+    table.add_row("store / pure", "", "", "", "", ratio(store.seconds, pure.seconds),
+                  ratio(store.per_second(store.actions), pure.per_second(pure.actions)),
+                  ratio(store.per_second(store.events), pure.per_second(pure.events)),
+                  ratio(store.games_per_minute, pure.games_per_minute), style="bold")
+    console.print(table)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.engine", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=20, help="games to play (default 20)")
+    parser.add_argument("--players", type=int, default=4, help="players per game (default 4)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the first game")
+    args = parser.parse_args(argv)
+    if args.games < 1 or not 2 <= args.players <= 8:
+        parser.error("need --games >= 1 and 2 <= --players <= 8")
+    console = Console()
+    if not console.is_terminal:  # piped or in CI: don't squeeze the table into 80 columns
+        console = Console(width=120)
+    store, pure = Tally(), Tally()
+    for i in range(args.games):
+        seed = args.seed + i
+        start = start_command(f"bench-{args.players}p-{seed}", args.players, seed)
+        with_store, core_only = run_with_store(start), run_pure(start)
+        if with_store.state_hash != core_only.state_hash:
+            console.print(f"[red]seed {seed}: the store and pure runs ended in different "
+                          "states[/red]")
+            return 1
+        add(store, with_store)
+        add(pure, core_only)
+        console.print(f"seed {seed}: {with_store.events:,} events, "
+                      f"store {with_store.seconds:.2f}s, pure {core_only.seconds:.2f}s",
+                      style="dim", highlight=False)
+    report(store, pure, args.players, console)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

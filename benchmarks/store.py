@@ -1,0 +1,112 @@
+"""`make bench` (store part): our event store next to the eventsourcing library's
+recorders on the same databases, and replay speed next to a raw fetch of the same rows.
+
+Prints ratios measured side by side in one run. Figures depend on the machine's load;
+compare the ratios, not the absolute numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sqlite3
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from arbiter_core.evolve import apply, empty_state
+from arbiter_runtime.codec import from_stored
+from arbiter_runtime.play import play_bot_game
+from arbiter_runtime.session import GameSession
+from arbiter_store import CODEC_NAME, open_store
+from arbiter_store.bench import format_rows, run_store_benchmarks
+from arbiter_store.migrations import upgrade
+
+PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+def _best(fn: Callable[[], int], repeat: int = 3) -> tuple[float, int]:
+    """(seconds, items) of the fastest of `repeat` runs."""
+    best, items = float("inf"), 0
+    for _ in range(repeat):
+        start = time.perf_counter()
+        items = fn()
+        best = min(best, time.perf_counter() - start)
+    return best, items
+
+
+def replay_rows(db: Path, games: list[str]) -> list[tuple[str, float, float, str]]:
+    """Raw fetch of the rows vs store read vs full replay (decode + evolve)."""
+    def raw() -> int:
+        n = 0
+        with sqlite3.connect(db) as conn:
+            for g in games:
+                n += len(conn.execute("SELECT type, schema_version, payload, rule FROM events "
+                                      "WHERE stream_id = ? ORDER BY version", (g,)).fetchall())
+        return n
+
+    def read() -> int:
+        with open_store(str(db)) as store:
+            return sum(len(store.read_stream(g)) for g in games)
+
+    def replay() -> int:
+        n = 0
+        with open_store(str(db)) as store:
+            for g in games:
+                state = empty_state()
+                for stored in store.read_stream(g):
+                    apply(state, from_stored(stored))
+                    n += 1
+        return n
+
+    t_raw, n = _best(raw)
+    t_read, _ = _best(read)
+    t_replay, _ = _best(replay)
+    return [("raw row fetch (sqlite3)", n / t_raw, 1.0, ""),
+            (f"store read ({CODEC_NAME})", n / t_read, t_raw / t_read, ""),
+            ("replay: decode + evolve", n / t_replay, t_raw / t_replay, "target >= 0.25")]
+
+
+def snapshot_rows(url: str, game: str) -> list[tuple[str, float, float, str]]:
+    with open_store(url) as store:
+        t_full, _ = _best(lambda: GameSession.load(store, game, use_snapshot=False).state.version)
+        t_snap, n = _best(lambda: GameSession.load(store, game).state.version)
+    return [("load game: every event", n / t_full, 1.0, f"{t_full * 1000:.1f} ms"),
+            ("load game: snapshot + tail", n / t_snap, t_full / t_snap,
+             f"{t_snap * 1000:.1f} ms")]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pg", default=PG_URL, help="PostgreSQL URL ('' to skip)")
+    ap.add_argument("--games", type=int, default=4)
+    args = ap.parse_args()
+    console = Console()
+    pg = args.pg or None
+    if pg:
+        try:
+            upgrade(pg)
+        except Exception as e:
+            console.print(f"PostgreSQL skipped: {e}")
+            pg = None
+    console.print("event store: ours vs the eventsourcing library's recorder, same database")
+    console.print(format_rows(run_store_benchmarks(pg)))
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "bench.sqlite"
+        games = [f"g{i}" for i in range(args.games)]
+        with open_store(str(db)) as store:
+            for i, g in enumerate(games):
+                play_bot_game(store, g, 4, i + 1)
+        t = Table(title="replay vs raw fetch of the same rows (SQLite file)")
+        for col in ("what", "events/s", "vs raw fetch", "note"):
+            t.add_column(col)
+        for name, rate, ratio, note in replay_rows(db, games) + snapshot_rows(str(db), games[0]):
+            t.add_row(name, f"{rate:,.0f}", f"{ratio:.2f}", note)
+        console.print(t)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,89 @@
+"""Game-state snapshots: a plain-data codec (no pickle) and the every-N-events policy.
+
+A snapshot is the state's canonical JSON (`arbiter_core.hashing.canonical`: every
+record tagged with its class) compressed with zlib. Decoding rebuilds the records and
+checks the state hash stored beside the snapshot, so a snapshot that does not rebuild
+the exact state is refused (`InvalidSnapshot`) and the loader falls back to the events.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from dataclasses import fields
+from typing import Any
+
+from arbiter_core import state as st
+from arbiter_core.cards.model import TokenSpec
+from arbiter_core.hashing import canonical, state_hash
+from arbiter_store import EventStore
+from arbiter_store.errors import InvalidSnapshot
+
+SNAPSHOT_EVERY = 500  # events between snapshots of one game
+
+_RECORDS = {cls.__name__: cls for cls in (
+    st.Obj, st.Player, st.StackItem, st.Effect, st.Combat, st.Work, st.Priority,
+    st.Decision, st.Waiting, st.Marker, st.Trigger, st.Delayed)}
+# GameState fields whose lists stay lists (everything else list-shaped is a tuple)
+_LISTS = {"seats", "battlefield", "effects", "triggers", "delayed"}
+
+
+def encode(state: st.GameState) -> bytes:
+    blob = json.dumps(canonical(state), sort_keys=True, separators=(",", ":")).encode()
+    return zlib.compress(blob, 6)
+
+
+def _record(data: Any) -> Any:
+    if isinstance(data, dict) and "__kind" in data:
+        kind = data["__kind"]
+        cls = _RECORDS[kind]
+        values = {f.name: _record(data[f.name]) for f in fields(cls) if f.name in data}
+        if kind == "Marker":
+            values["step"] = st.Step(values["step"])
+        if kind == "Obj" and values.get("token") is not None:
+            values["token"] = TokenSpec.model_validate(data["token"])
+        return cls(**values)
+    if isinstance(data, list):
+        return tuple(_record(v) for v in data)
+    if isinstance(data, dict):
+        return {k: _record(v) for k, v in data.items()}
+    return data
+
+
+def decode(blob: bytes, expected_hash: str) -> st.GameState:
+    try:
+        data = json.loads(zlib.decompress(blob))
+        values: dict[str, Any] = {}
+        for f in fields(st.GameState):
+            raw = data[f.name]
+            if f.name in ("objects", "stack_items", "markers"):
+                values[f.name] = {int(k): _record(v) for k, v in raw.items()}
+            elif f.name == "zones":
+                values[f.name] = {tuple(k.split("|", 1)): list(v) for k, v in raw.items()}
+            elif f.name == "players":
+                values[f.name] = {k: _record(v) for k, v in raw.items()}
+            elif f.name == "influence":
+                values[f.name] = {k: frozenset(v) for k, v in raw.items()}
+            elif f.name in _LISTS:
+                values[f.name] = [_record(v) for v in raw]
+            elif isinstance(raw, list):
+                values[f.name] = tuple(_record(v) for v in raw)
+            else:
+                values[f.name] = raw
+        values.pop("__kind", None)
+        state = st.GameState(**values)
+    except (ValueError, KeyError, TypeError, zlib.error) as e:
+        raise InvalidSnapshot(f"snapshot does not decode: {e}") from None
+    if state_hash(state) != expected_hash:
+        raise InvalidSnapshot("snapshot does not rebuild the state it was taken of")
+    return state
+
+
+def maybe_snapshot(store: EventStore, game_id: str, state: st.GameState,
+                   every: int = SNAPSHOT_EVERY) -> bool:
+    """Save a snapshot when the stream has grown by `every` events since the last one."""
+    last = store.load_snapshot(game_id)
+    if state.version - (last.version if last else 0) < every:
+        return False
+    store.save_snapshot(game_id, state.version, encode(state), state_hash(state))
+    return True
