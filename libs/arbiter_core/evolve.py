@@ -6,7 +6,7 @@ the event. `apply` mutates a state the caller owns; `evolve` clones first.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import assert_never
 
 from arbiter_core import events as ev
@@ -90,8 +90,16 @@ def _move(s: GameState, oid: int, new_id: int, zone: Zone, controller: str | Non
     s.next_id = max(s.next_id, new_id + 1)
 
 
+_MARKER_FIELDS = tuple(f.name for f in fields(Marker))
+
+
 def _set_marker(s: GameState, number: int, **changes: object) -> None:
-    s.markers[number] = replace(s.markers[number], **changes)  # type: ignore[arg-type]
+    """`dataclasses.replace` for the most frequent record, without re-running __init__."""
+    old = s.markers[number]
+    new = object.__new__(Marker)
+    for name in _MARKER_FIELDS:
+        object.__setattr__(new, name, changes[name] if name in changes else getattr(old, name))
+    s.markers[number] = new
 
 
 def _set_player(s: GameState, name: str, **changes: object) -> None:
@@ -129,6 +137,20 @@ def _targets(raw: list[list[str]]) -> tuple[tuple[str, ...], ...]:
 def apply(s: GameState, e: ev.Event) -> None:
     s.version += 1
     match e:
+        case ev.PriorityGiven():
+            _set_marker(s, e.marker, pending=Priority(e.player))
+        case ev.PriorityPassed():
+            m = s.markers[e.marker]
+            _set_marker(s, e.marker, passed=(*m.passed, e.player))
+        case ev.WorkQueued():
+            _set_marker(s, e.marker, pending=Work(e.kind, e.then_priority))
+        case ev.StepBegan():
+            _set_marker(s, e.marker, step=Step(e.step), passed=(),
+                        pending=Work("turn_based_actions"))
+        case ev.PermanentTapped():
+            _set_obj(s, e.obj, tapped=True)
+        case ev.ManaAdded():
+            _set_player(s, e.player, mana=s.players[e.player].mana + e.mana)
         case ev.GameStarted():
             s.game_id, s.variant, s.seed = e.game_id, e.variant, e.seed
             s.seats = list(e.seats)
@@ -236,21 +258,9 @@ def apply(s: GameState, e: ev.Event) -> None:
             s.influence = influence.compute(s)  # CR 801.2c
         case ev.StateCheckpointed():
             pass  # a check on replay, not a change
-        case ev.StepBegan():
-            _set_marker(s, e.marker, step=Step(e.step), passed=(),
-                        pending=Work("turn_based_actions"))
         case ev.PermanentsUntapped():
             for oid in e.objs:
                 _set_obj(s, oid, tapped=False)
-        case ev.PermanentTapped():
-            _set_obj(s, e.obj, tapped=True)
-        case ev.WorkQueued():
-            _set_marker(s, e.marker, pending=Work(e.kind, e.then_priority))
-        case ev.PriorityGiven():
-            _set_marker(s, e.marker, pending=Priority(e.player))
-        case ev.PriorityPassed():
-            m = s.markers[e.marker]
-            _set_marker(s, e.marker, passed=(*m.passed, e.player))
         case ev.DecisionRequested():
             _set_marker(
                 s, e.marker,
@@ -261,8 +271,6 @@ def apply(s: GameState, e: ev.Event) -> None:
             p = s.players[e.player]
             _set_player(s, e.player, lands_played=p.lands_played + 1)
             _move(s, e.obj, e.new_id, "battlefield", e.player)
-        case ev.ManaAdded():
-            _set_player(s, e.player, mana=s.players[e.player].mana + e.mana)
         case ev.ManaSpent():
             pool = s.players[e.player].mana
             for sym in e.mana:
