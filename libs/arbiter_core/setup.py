@@ -21,6 +21,7 @@ from arbiter_core.cards.fingerprint import CARD_DATA_HASH
 from arbiter_core.commands import SetUpPosition, StartGame
 from arbiter_core.errors import InvalidCommand
 from arbiter_core.grand_melee import first_holders
+from arbiter_core.rng import Rng
 from arbiter_core.rules_index import CR_EDITION
 from arbiter_core.state import Step
 from arbiter_core.turn import draw
@@ -116,6 +117,7 @@ def _started(t: Txn, v: Variant, game_id: str, seed: int, seats: list[str],
 
 
 def start_game(t: Txn, cmd: StartGame) -> None:
+    t.rng = Rng(cmd.seed, 0)  # the game's own seed: seating and shuffles (103.1, 103.3)
     v = get_variant(cmd.variant)
     names = [p.name for p in cmd.players]
     _check_names(names)
