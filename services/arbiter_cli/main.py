@@ -47,6 +47,9 @@ def play(
     distributed: bool = typer.Option(False, "--distributed",
                                      help="play through the gateway of `arbiter up`"),
     gateway: str = typer.Option("http://127.0.0.1:8080", "--gateway"),
+    resolvers: int | None = typer.Option(None, "--resolvers", min=1,
+                                         help="with --distributed: start a local cluster "
+                                              "with this many stack-resolver processes"),
 ) -> None:
     """Play a complete seeded bot game in one process and store every event."""
     if attack not in (None, "left", "right", "multiple"):
@@ -55,7 +58,9 @@ def play(
     if distributed:
         raise typer.Exit(_services(["play", "--gateway", gateway, "--players", str(players),
                                     "--seed", str(seed), "--variant", variant,
-                                    *(["--game", game] if game else [])]))
+                                    *(["--game", game] if game else []),
+                                    *(["--resolvers", str(resolvers)] if resolvers
+                                      else [])]))
     raise typer.Exit(play_cmd.run(players=players, seed=seed, variant=variant, db=str(db),
                                   game_id=game, attack=attack,
                                   range_of_influence=range_of_influence))
@@ -110,9 +115,12 @@ def _services(argv: list[str]) -> int:
 def up(
     store: str = typer.Option("sqlite", "--store", help="sqlite, postgres, or a store URL"),
     run_dir: Path = typer.Option(Path(".arbiter"), "--run-dir"),
+    resolvers: int = typer.Option(1, "--resolvers", min=1,
+                                  help="stack-resolver processes (work keyed game:marker)"),
 ) -> None:
     """Start a local Kafka-protocol broker (Tansu) and every service as its own process."""
-    raise typer.Exit(_services(["up", "--store", store, "--run-dir", str(run_dir)]))
+    raise typer.Exit(_services(["up", "--store", store, "--run-dir", str(run_dir),
+                                "--resolvers", str(resolvers)]))
 
 
 @app.command()

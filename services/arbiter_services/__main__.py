@@ -5,7 +5,8 @@
     gateway        the HTTP/WebSocket gateway
     up / down      Tansu + every process on this machine (pids in --run-dir)
     play           a bot game through a running gateway (`arbiter play --distributed`)
-    bench          latency and throughput through the services (starts its own cluster)
+    bench          latency and throughput through the services (starts its own cluster);
+                   --grand-melee: stack resolutions/s with 1 and 2 stack resolvers
     asyncapi       print the AsyncAPI document generated from the apps
     k8s, compose   write k8s/ and docker-compose.yml, generated from the topics module
     topics         create every topic on a broker
@@ -48,6 +49,9 @@ def main(argv: list[str] | None = None) -> int:
     up.add_argument("--run-dir", type=Path, default=Path(".arbiter"))
     up.add_argument("--broker-port", type=int, default=9092)
     up.add_argument("--gateway-port", type=int, default=8080)
+    up.add_argument("--resolvers", type=int, default=1,
+                    help="stack-resolver processes (one consumer group, work keyed "
+                         "game:marker)")
     down = sub.add_parser("down")
     down.add_argument("--run-dir", type=Path, default=Path(".arbiter"))
     play = sub.add_parser("play")
@@ -56,10 +60,21 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--seed", type=int, default=1)
     play.add_argument("--variant", default="free_for_all")
     play.add_argument("--game")
+    play.add_argument("--resolvers", type=int, default=None,
+                      help="start a local cluster with this many stack resolvers for the "
+                           "game (instead of using a running gateway)")
+    play.add_argument("--store", default="sqlite",
+                      help="with --resolvers: sqlite, postgres, or a store URL")
+    play.add_argument("--run-dir", type=Path, default=Path(".arbiter-play"))
     sub.add_parser("asyncapi").add_argument("--out", type=Path)
     bench_p = sub.add_parser("bench")
     bench_p.add_argument("--seconds", type=float, default=30)
     bench_p.add_argument("--deck-size", type=int, default=None)
+    bench_p.add_argument("--grand-melee", action="store_true",
+                         help="stack resolutions/s of one Grand Melee game with 1 and with "
+                              "2 stack-resolver processes (--seconds each)")
+    bench_p.add_argument("--players", type=int, default=100)
+    bench_p.add_argument("--resolvers", type=int, nargs="+", default=[1, 2])
     sub.add_parser("k8s").add_argument("--out", type=Path, default=Path("k8s"))
     sub.add_parser("compose").add_argument("--out", type=Path,
                                            default=Path("docker-compose.yml"))
@@ -78,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.cmd == "up":
         from arbiter_services.launcher import Cluster
         cluster = Cluster(store_url(a.store, a.run_dir), a.run_dir, a.broker_port,
-                          a.gateway_port)
+                          a.gateway_port, resolvers=a.resolvers)
         try:
             cluster.start()
         except BaseException:
@@ -95,8 +110,24 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if a.cmd == "play":
         from arbiter_gateway.client import play_cli
-        return asyncio.run(play_cli(a.gateway, a.players, a.seed, a.variant, a.game))
+        if a.resolvers is None:
+            return asyncio.run(play_cli(a.gateway, a.players, a.seed, a.variant, a.game))
+        from arbiter_services.launcher import Cluster
+        from arbiter_services.tansu import free_port
+        cluster = Cluster(store_url(a.store, a.run_dir), a.run_dir, free_port(),
+                          resolvers=a.resolvers)
+        try:
+            cluster.start(timeout=120)
+            print(f"started {a.resolvers} stack resolver(s); logs in {a.run_dir}/")
+            return asyncio.run(play_cli(cluster.gateway_url, a.players, a.seed, a.variant,
+                                        a.game))
+        finally:
+            cluster.stop()
     if a.cmd == "bench":
+        if a.grand_melee:
+            from arbiter_services.melee import bench as melee_bench
+            melee_bench(a.players, a.seconds, tuple(a.resolvers))
+            return 0
         from arbiter_services.bench import main as bench
         bench(a.seconds, a.deck_size)
         return 0

@@ -94,6 +94,8 @@ def service_router(core: ServiceCore, s: Settings, metrics: Metrics,
         metrics.handled.labels(name, kind, out.status).inc()
         if out.conflicts:
             metrics.conflicts.labels(name).inc(out.conflicts)
+        if out.retries:
+            metrics.retries.labels(name).inc(out.retries)
         log().info(f"{kind} {out.status}", version=out.version, events=out.events,
                    rule=out.rejection.rule if out.rejection else None)
         structlog.contextvars.unbind_contextvars(*ids)

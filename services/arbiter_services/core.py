@@ -45,6 +45,7 @@ class Outcome:
     events: int = 0
     conflicts: int = 0
     rejection: CommandRejected | None = None
+    retries: int = 0  # work decided again at a newer version after a conflict
 
 
 class ServiceCore:
@@ -118,18 +119,38 @@ class ServiceCore:
         proj = self.cache.get(item.game_id)
         if not self._work_pending(proj, item):
             return Outcome("stale", proj.version)
-        events = decide(proj.state, RunEngineWork(marker=item.marker))
-        meta = self._meta("RunEngineWork", None, item.correlation_id or item.work_id,
-                          item.causation_id or item.work_id, trace, work_id=item.work_id,
-                          work=item.kind)
-        try:
-            if not self._append(proj, events, meta, item.work_id):
-                return Outcome("stale", proj.version)
-        except ConcurrencyConflict:
-            # someone else moved the game on: the dispatcher sends new work if any is owed
-            proj = self.cache.get(item.game_id)
-            return Outcome("stale", proj.version, conflicts=1)
-        return Outcome("applied", proj.version, len(events))
+        conflicts = retries = 0
+        while True:
+            # the work id names the version decided at: a retry at a newer version is the
+            # same append as the item the relay sends for that version (the store dedups)
+            work_id = f"{item.game_id}:{proj.version}:{item.kind}:{item.marker}"
+            events = decide(proj.state, RunEngineWork(marker=item.marker))
+            meta = self._meta("RunEngineWork", None, item.correlation_id or item.work_id,
+                              item.causation_id or item.work_id, trace, work_id=work_id,
+                              work=item.kind)
+            try:
+                if not self._append(proj, events, meta, work_id):
+                    return Outcome("stale", proj.version, conflicts=conflicts,
+                                   retries=retries)
+            except ConcurrencyConflict:
+                # someone else moved the game on (with several turn markers, usually
+                # another marker's work): if this marker still owes the same work, decide
+                # again on the newer state; otherwise drop (the relay sends what is owed)
+                conflicts += 1
+                proj = self.cache.get(item.game_id)
+                if conflicts >= MAX_TRIES or not self._still_owed(proj, item):
+                    return Outcome("stale", proj.version, conflicts=conflicts,
+                                   retries=retries)
+                retries += 1
+                continue
+            return Outcome("applied", proj.version, len(events), conflicts, retries=retries)
+
+    @staticmethod
+    def _still_owed(proj: GameProjection, item: WorkItem) -> bool:
+        s = proj.state
+        m = s.markers.get(item.marker)
+        return (not s.game_over and m is not None and isinstance(m.pending, Work)
+                and m.pending.kind == item.kind)
 
     @staticmethod
     def _work_pending(proj: GameProjection, item: WorkItem) -> bool:

@@ -22,9 +22,22 @@ import urllib.request
 from pathlib import Path
 
 from arbiter_services.tansu import TansuBroker, ensure_topics, free_port
-from arbiter_services.topics import SERVICES
+from arbiter_services.topics import SERVICES, STACK
 
 PROCESSES = ("relay", *SERVICES, "gateway")
+
+
+def process_names(resolvers: int = 1) -> tuple[str, ...]:
+    """Every process name; `resolvers` stack-resolver processes share consumer group
+    `stack-resolver` (the first keeps the plain name, then stack-resolver-2, ...)."""
+    extra = tuple(f"{STACK}-{i}" for i in range(2, resolvers + 1))
+    return ("relay", *(s for name in SERVICES for s in ((name, *extra) if name == STACK
+                                                        else (name,))), "gateway")
+
+
+def role_of(name: str) -> str:
+    """The role a process name runs (stack-resolver-2 runs the stack-resolver)."""
+    return STACK if name.startswith(f"{STACK}-") else name
 
 
 def migrate(store_url: str) -> None:
@@ -52,13 +65,16 @@ def wait_ready(port: int, timeout: float, proc: subprocess.Popen[bytes] | None =
 class Cluster:
     def __init__(self, store: str, run_dir: Path, broker_port: int | None = None,
                  gateway_port: int | None = None, extra_env: dict[str, str] | None = None,
-                 start_broker: bool = True) -> None:
+                 start_broker: bool = True, resolvers: int = 1) -> None:
+        if resolvers < 1:
+            raise ValueError("at least one stack resolver")
         self.store = store
+        self.names = process_names(resolvers)
         self.run_dir = run_dir
         self.run_dir.mkdir(parents=True, exist_ok=True)
         self.broker = TansuBroker(broker_port, run_dir / "tansu.log")
         self.start_broker = start_broker
-        self.ports = {name: free_port() for name in PROCESSES}
+        self.ports = {name: free_port() for name in self.names}
         if gateway_port:
             self.ports["gateway"] = gateway_port
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
@@ -74,18 +90,19 @@ class Cluster:
         if self.start_broker:
             self.broker.start()
         asyncio.run(ensure_topics(self.broker.bootstrap))
-        for name in PROCESSES:
+        for name in self.names:
             self.spawn(name)
-        for name in PROCESSES:
+        for name in self.names:
             self.ready(name, timeout)
 
     def spawn(self, name: str) -> subprocess.Popen[bytes]:
-        args = ["gateway"] if name == "gateway" else ["run", name]
+        args = ["gateway"] if name == "gateway" else ["run", role_of(name)]
         cmd = [sys.executable, "-m", "arbiter_services", *args, "--store", self.store,
                "--broker", self.broker.bootstrap, "--http-port", str(self.ports[name])]
         log = open(self.run_dir / f"{name}.log", "ab")  # noqa: SIM115
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, env=self.env,
+                                stdin=subprocess.DEVNULL,
+                                env={**self.env, "ARBITER_INSTANCE": name},
                                 start_new_session=True)
         log.close()
         self.procs[name] = proc

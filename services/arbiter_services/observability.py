@@ -102,6 +102,9 @@ class Metrics:
                                ["service", "kind", "outcome"], registry=self.registry)
         self.conflicts = Counter("arbiter_version_conflicts", "appends that met a newer "
                                  "stream version", ["service"], registry=self.registry)
+        self.retries = Counter("arbiter_work_retries", "engine work decided again at a "
+                               "newer version after a conflict", ["service"],
+                               registry=self.registry)
         self.latency = Histogram("arbiter_handle_seconds", "time to load, decide and append",
                                  ["service", "kind"], registry=self.registry,
                                  buckets=(.001, .0025, .005, .01, .025, .05, .1, .25, 1, 5))

@@ -9,6 +9,7 @@ consumers commit and leave their groups, the store is closed.
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import time
 from typing import Any
@@ -75,6 +76,9 @@ def run_role(role: str, s: Settings) -> None:
     tracer = setup_tracing(role)
     store = open_service_store(s.store, s.sqlite_sync)
     rt = build_runtime([role], store, s, tracer)
+    instance = os.environ.get("ARBITER_INSTANCE")
+    for core in rt.cores.values():  # one of several processes of a service (--resolvers)
+        core.service_id = instance or core.service_id
     app = asgi_app(rt, role)
     log().info("starting", role=role, broker=s.broker, http_port=s.http_port)
     config = uvicorn.Config(app, host=s.http_host, port=s.http_port, log_config=None,

@@ -1,0 +1,393 @@
+"""Grand Melee over several stack-resolver processes: drive, verify, measure.
+
+One Grand Melee game (CR 807) has a stack per turn marker, and the stack resolver's work
+is keyed `game:marker`, so with K resolver processes in consumer group `stack-resolver`
+the markers of one game spread over them (by partition). Every append still goes to the
+one game stream with an expected version: resolvers working on different markers of one
+game race, and the loser gets a version conflict, decides again on the newer state
+(`ServiceCore.handle_work`) and appends.
+
+- `MeleeDriver`: one bot game through Kafka (as `arbiter play --distributed`), bounded by
+  events or seconds.
+- `verify_log`: the stored log re-decided serially: every batch the engine made must be
+  `decide(state before it, RunEngineWork(its marker))`. The marker is the one the batch
+  was made for (from its `work_id`); `arbiter_core.divergence.redecide` assumes the
+  embedded order (lowest marker with work first), which K resolvers need not follow.
+- `resolver_stats`: the conflict and retry counters each resolver serves on /metrics.
+- `bench`: stack resolutions per second of a 100-player game with 1 and with K resolvers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from aiokafka.partitioner import murmur2  # type: ignore[import-untyped]
+from prometheus_client.parser import text_string_to_metric_families
+
+from arbiter_core.commands import RunEngineWork
+from arbiter_core.decide import decide
+from arbiter_core.divergence import dump, engine_marker
+from arbiter_core.evolve import apply, empty_state
+from arbiter_core.hashing import state_hash
+from arbiter_core.state import Decision, Priority
+from arbiter_runtime.botgame import make_bots, start_command
+from arbiter_runtime.codec import from_stored
+from arbiter_runtime.projection import GameProjection
+from arbiter_services.bench import Driver, Game, drain
+from arbiter_services.core import ORGANIZER
+from arbiter_services.launcher import Cluster, role_of
+from arbiter_services.topics import STACK, TOPIC_BY_NAME, work_topic
+from arbiter_store import StoredEvent, open_store
+
+VARIANT = "grand_melee"
+IN_FLIGHT_S = 3.0  # a command with no event by then was rejected: act again
+
+
+def partition_of(key: bytes, partitions: int) -> int:
+    """The partition aiokafka's default partitioner picks for `key`."""
+    return int((murmur2(key) & 0x7FFFFFFF) % partitions)
+
+
+def marker_partitions(game_id: str, markers: int) -> list[int]:
+    n = TOPIC_BY_NAME[work_topic(STACK)].partitions
+    return [partition_of(f"{game_id}:{m}".encode(), n) for m in range(1, markers + 1)]
+
+
+def spread_game_id(prefix: str, markers: int) -> str:
+    """A game id whose markers' work lands on even and odd partitions, low and high:
+    split over two consumers by the round-robin (aiokafka's default) and the range
+    assignors alike."""
+    half = TOPIC_BY_NAME[work_topic(STACK)].partitions // 2
+    for i in range(10_000):
+        gid = f"{prefix}-{i}"
+        ps = marker_partitions(gid, markers)
+        if ({p % 2 for p in ps} == {0, 1} and any(p < half for p in ps)
+                and any(p >= half for p in ps)):
+            return gid
+    raise RuntimeError("no game id spreads the markers")  # pragma: no cover
+
+
+# ---------------------------------------------------------------------------- driving
+
+
+@dataclass
+class MeleeDriver(Driver):
+    """One bot game of `variant`, through Kafka, until it ends, `max_events` are stored
+    or `seconds` pass."""
+
+    variant: str = VARIANT
+    game_id: str = ""
+    max_events: int | None = None
+    seed: int = 1
+    over: bool = False
+    version: int = 0
+    t_start: float = 0.0
+    t_end: float = 0.0
+    proj: GameProjection | None = field(default=None)
+    #: act on every marker whose player is waiting, without waiting for the other
+    #: markers' engine work (the embedded loop waits for all): simultaneous stacks
+    per_marker: bool = False
+    in_flight: dict[int, tuple[str, float]] = field(default_factory=dict)
+
+    async def run(self, concurrent: int = 1, seconds: float = 60.0) -> None:
+        self.t_start = time.perf_counter()
+        await super().run(1, seconds)
+        self.t_end = self.t_end or time.perf_counter()
+
+    async def new_game(self) -> None:
+        if self.started:
+            return  # one game only (the base class starts another when one ends)
+        gid = self.game_id or f"melee-{uuid.uuid4().hex[:12]}"
+        self.game_id = gid
+        self.started += 1
+        start = start_command(gid, self.players, self.seed, self.variant,
+                              deck_size=self.deck_size)
+        self.proj = GameProjection(gid)
+        self.games[gid] = Game(start, self.proj, make_bots(start))  # type: ignore[arg-type]
+        await self.send(gid, start.model_dump(mode="json"), ORGANIZER, "StartGame", None)
+
+    async def on_event(self, m: Any) -> None:
+        g = self.games.get(m.game_id)
+        if g is None or self.over:
+            return
+        if self.max_events is not None and m.version >= self.max_events:
+            self.stop()
+            return
+        if self.per_marker:
+            await self._on_event_per_marker(g, m)
+        else:
+            await super().on_event(m)
+        self.version = g.proj.version
+        if g.proj.state.game_over:
+            self.stop()
+
+    async def _on_event_per_marker(self, g: Game, m: Any) -> None:
+        cid = m.metadata.get("command_id")
+        for number, (sent, t) in list(self.in_flight.items()):
+            if sent == cid:
+                self.latencies.append(time.perf_counter() - t)
+                del self.in_flight[number]
+        if m.version != g.proj.version + 1:
+            await asyncio.to_thread(g.proj.catch_up, self.store, m.version)
+        else:
+            g.proj.apply(StoredEvent(m.game_id, m.version, m.position, m.type,
+                                     m.schema_version, m.payload, m.rule, m.metadata))
+        s = g.proj.state
+        if s.game_over or not m.last_in_batch:
+            return
+        now = time.perf_counter()
+        for mk in list(s.markers.values()):
+            pending = mk.pending
+            if not isinstance(pending, Priority | Decision):
+                continue  # engine work owed on this marker, or waiting (807.4d)
+            out = self.in_flight.get(mk.number)
+            if out is not None and now - out[1] < IN_FLIGHT_S:
+                continue
+            action = g.bots[pending.player].choose(s, pending.player)  # type: ignore[attr-defined]
+            if action is None:
+                continue
+            await self.send(m.game_id, action.model_dump(mode="json"), pending.player,
+                            action.type, getattr(action, "marker", mk.number))
+            assert g.outstanding is not None
+            self.in_flight[mk.number] = (g.outstanding[0], now)
+
+    def stop(self) -> None:
+        self.over = True
+        self.t_end = time.perf_counter()
+        raise _Done
+
+
+class _Done(Exception):
+    pass
+
+
+async def drive(bootstrap: str, store_url: str, players: int, seconds: float,
+                max_events: int | None = None, game_id: str = "", seed: int = 1,
+                deck_size: int | None = None, per_marker: bool = True) -> MeleeDriver:
+    d = MeleeDriver(bootstrap, store_url, players, deck_size, game_id=game_id,
+                    max_events=max_events, seed=seed, per_marker=per_marker)
+    with contextlib.suppress(_Done):
+        await d.run(1, seconds)
+    return d
+
+
+# ---------------------------------------------------------------------------- checking
+
+
+@dataclass
+class LogCheck:
+    events: int
+    engine_batches: int
+    divergence: str | None
+    by_process: dict[str, set[int]]  # stack-resolver process -> markers it resolved for
+    resolutions: int  # resolve_top batches
+    state_hash: str
+
+
+def _batches(stored: list[StoredEvent]) -> list[list[StoredEvent]]:
+    out: list[list[StoredEvent]] = []
+    for e in stored:
+        aid = e.metadata.get("append_id")
+        if out and aid is not None and out[-1][0].metadata.get("append_id") == aid:
+            out[-1].append(e)
+        else:
+            out.append([e])
+    return out
+
+
+def verify_log(stored: list[StoredEvent]) -> LogCheck:
+    """Re-decide every engine-made batch of a stored game log, serially."""
+    state = empty_state()
+    by_process: dict[str, set[int]] = {}
+    engine = resolutions = 0
+    divergence: str | None = None
+    for batch in _batches(stored):
+        meta = batch[0].metadata
+        if meta.get("command") == "RunEngineWork" and divergence is None:
+            engine += 1
+            marker = int(str(meta["work_id"]).rsplit(":", 1)[1])
+            produced = [dump(e) for e in decide(state, RunEngineWork(marker=marker))]
+            expected = [dump(from_stored(e)) for e in batch]
+            if produced != expected:
+                divergence = (f"version {batch[0].version}: {meta.get('work')} on marker "
+                              f"{marker} by {meta.get('service')}: the engine makes "
+                              f"{[p['type'] for p in produced]}, the log has "
+                              f"{[x['type'] for x in expected]}")
+            if role_of(str(meta.get("service", ""))) == STACK:
+                by_process.setdefault(str(meta["service"]), set()).add(marker)
+                resolutions += meta.get("work") == "resolve_top"
+        for e in batch:
+            apply(state, from_stored(e))
+    return LogCheck(len(stored), engine, divergence, by_process, resolutions,
+                    state_hash(state))
+
+
+def replay_hash_in_subprocess(store_url: str, game_id: str) -> str:
+    """The state hash of the game loaded by another process (GameSession.load)."""
+    code = ("import sys; from arbiter_store import open_store; "
+            "from arbiter_runtime.session import GameSession; "
+            "from arbiter_core.hashing import state_hash; "
+            "st = open_store(sys.argv[1]); "
+            "print(state_hash(GameSession.load(st, sys.argv[2]).state))")
+    out = subprocess.run([sys.executable, "-c", code, store_url, game_id], check=True,
+                         capture_output=True, text=True, timeout=600)
+    return out.stdout.strip().splitlines()[-1]
+
+
+# ---------------------------------------------------------------------------- metrics
+
+
+def scrape(port: int) -> dict[str, float]:
+    """A process's Prometheus counters (`name{labels}` -> value)."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as r:
+        text = r.read().decode()
+    out: dict[str, float] = {}
+    for fam in text_string_to_metric_families(text):
+        for s in fam.samples:
+            labels = ",".join(f"{k}={v}" for k, v in sorted(s.labels.items()))
+            out[f"{s.name}{{{labels}}}"] = s.value
+    return out
+
+
+@dataclass(frozen=True)
+class ResolverStats:
+    process: str
+    conflicts: int
+    retries: int
+    work_applied: int
+    work_stale: int
+
+
+def resolver_stats(cluster: Cluster) -> list[ResolverStats]:
+    """Version conflicts and retries of each stack-resolver process (its /metrics)."""
+    out = []
+    for name in cluster.names:
+        if role_of(name) != STACK:
+            continue
+        m = scrape(cluster.ports[name])
+        svc = f"service={STACK}"
+        out.append(ResolverStats(
+            name, int(m.get(f"arbiter_version_conflicts_total{{{svc}}}", 0)),
+            int(m.get(f"arbiter_work_retries_total{{{svc}}}", 0)),
+            int(m.get(f"arbiter_messages_handled_total{{kind=work,outcome=applied,{svc}}}",
+                      0)),
+            int(m.get(f"arbiter_messages_handled_total{{kind=work,outcome=stale,{svc}}}",
+                      0))))
+    return out
+
+
+# ---------------------------------------------------------------------------- bench
+
+
+@dataclass
+class BenchRun:
+    resolvers: int
+    seconds: float
+    events: int
+    resolutions: int
+    finished: bool
+    stats: list[ResolverStats]
+    by_process: dict[str, set[int]]
+    divergence: str | None
+
+    @property
+    def rate(self) -> float:
+        return self.resolutions / self.seconds if self.seconds else 0.0
+
+
+def reference_length(players: int, seed: int, cap_s: float, game_id: str
+                     ) -> tuple[int, int, bool, float]:
+    """The same seeded game in one process (in-memory store), capped at `cap_s`: events,
+    resolve_top batches, whether it finished, seconds."""
+    from arbiter_runtime.botgame import next_action
+    from arbiter_runtime.session import GameSession
+    start = start_command(game_id, players, seed, VARIANT)
+    t0 = time.perf_counter()
+    with open_store(":memory:") as store:
+        session = GameSession(store, game_id)
+        session.execute(start)
+        bots = make_bots(start)
+        kinds: Counter[str] = Counter()
+        while not session.state.game_over and time.perf_counter() - t0 < cap_s:
+            marker = engine_marker(session.state)
+            if marker is not None:
+                pending = session.state.markers[marker].pending
+                kinds[getattr(pending, "kind", "?")] += 1
+                session.execute(RunEngineWork(marker=marker))
+                continue
+            action = next_action(session.state, bots)
+            if action is not None:
+                session.execute(action)
+        return (session.state.version, kinds["resolve_top"], session.state.game_over,
+                time.perf_counter() - t0)
+
+
+def bench_one(resolvers: int, players: int, seconds: float, seed: int, tmp: Path,
+              game_id: str) -> BenchRun:
+    cluster = Cluster(str(tmp / f"melee{resolvers}.sqlite"), tmp / f"run{resolvers}",
+                      resolvers=resolvers)
+    cluster.start(timeout=120)
+    try:
+        time.sleep(3)  # let the consumer group settle (every member assigned)
+        d = asyncio.run(drive(cluster.broker.bootstrap, cluster.store, players, seconds,
+                              game_id=game_id, seed=seed))
+        elapsed = (d.t_end or time.perf_counter()) - d.t_start
+        stats = resolver_stats(cluster)
+        drain(cluster.store, quiet_s=1.0, limit_s=10)
+        with open_store(cluster.store) as store:
+            check = verify_log(store.read_stream(game_id))
+    finally:
+        cluster.stop()
+    return BenchRun(resolvers, elapsed, check.events, check.resolutions, d.over and
+                    d.proj is not None and d.proj.state.game_over, stats,
+                    check.by_process, check.divergence)
+
+
+def bench(players: int = 100, seconds: float = 120.0, resolvers: tuple[int, ...] = (1, 2),
+          seed: int = 1) -> list[BenchRun]:
+    """Print stack resolutions/s for each resolver count, side by side."""
+    markers = max(1, players // 4)
+    gid = spread_game_id(f"melee{players}", min(markers, 4))
+    ref_events, ref_res, ref_done, ref_s = reference_length(players, seed, seconds, gid)
+    print(f"{players}-player Grand Melee ({markers} turn markers), seed {seed}, game {gid}")
+    print(f"in one process (reference): {ref_events} events, {ref_res} stack resolutions "
+          f"in {ref_s:.0f}s" + (" (finished)" if ref_done else
+                                f" (not finished: capped at {seconds:.0f}s)"))
+    runs = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for k in resolvers:
+            run = bench_one(k, players, seconds, seed, Path(tmp), gid)
+            runs.append(run)
+            conflicts = sum(s.conflicts for s in run.stats)
+            retries = sum(s.retries for s in run.stats)
+            per = ", ".join(f"{s.process}: {s.work_applied} applied, {s.conflicts} "
+                            f"conflicts, {s.retries} retries" for s in run.stats)
+            if run.finished:
+                finish = f"finished in {run.seconds:.0f}s"
+            elif ref_done and run.events:
+                finish = (f"not finished in {run.seconds:.0f}s; at this event rate the embedded "
+                          f"{ref_events}-event game would take ~"
+                          f"{ref_events / run.events * run.seconds:.0f}s (extrapolated)")
+            else:
+                finish = (f"not finished in {run.seconds:.0f}s; length unknown (the "
+                          f"reference did not finish either)")
+            print(f"{k} resolver(s): {run.resolutions} stack resolutions in "
+                  f"{run.seconds:.0f}s = {run.rate:.1f}/s, {run.events} events "
+                  f"({run.events / run.seconds:.0f}/s); version conflicts {conflicts}, "
+                  f"retries {retries} [{per}]; {finish}; re-decided: "
+                  f"{run.divergence or 'no divergence'}")
+    if len(runs) >= 2 and runs[0].rate:
+        print("throughput ratio " + " : ".join(f"{r.resolvers} -> {r.rate / runs[0].rate:.2f}"
+                                              for r in runs))
+    return runs
