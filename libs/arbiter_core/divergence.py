@@ -77,6 +77,23 @@ def engine_marker(state: GameState) -> int | None:
     return None
 
 
+def _owing_marker(state: GameState, stored: Event, default: int) -> int:
+    """With several markers owing work (Grand Melee with separate resolver processes),
+    the stored batch may come from any of them: the one whose work makes the stored
+    event. Falls back to the lowest-numbered one."""
+    owing = [m.number for m in state.markers.values() if isinstance(m.pending, Work)]
+    if len(owing) < 2:
+        return default
+    for number in owing:
+        try:
+            made = decide(state, RunEngineWork(marker=number))
+        except Exception:  # not this marker's batch
+            continue
+        if made and dump(made[0]) == dump(stored):
+            return number
+    return default
+
+
 def redecide(events: Sequence[Event], engine_made: Sequence[bool] | None = None,
              ) -> Divergence | None:
     """The first divergence of the current engine from the stored `events`, or None."""
@@ -118,6 +135,7 @@ def walk(events: Sequence[Event], engine_made: Sequence[bool] | None = None,
         if player_start is not None:
             batches.append(Batch(player_start, i))
             player_start = None
+        marker = _owing_marker(state, events[i], marker)
         pending = state.markers[marker].pending
         kind = pending.kind if isinstance(pending, Work) else None
         try:
