@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 from arbiter_core.evolve import apply, empty_state
-from arbiter_runtime.codec import from_stored
+from arbiter_runtime.codec import from_bodies, from_stored
 from arbiter_runtime.play import play_bot_game
 from arbiter_runtime.session import GameSession
 from arbiter_store import CODEC_NAME, open_store
@@ -52,22 +52,35 @@ def replay_rows(db: Path, games: list[str]) -> list[tuple[str, float, float, str
         with open_store(str(db)) as store:
             return sum(len(store.read_stream(g)) for g in games)
 
-    def replay() -> int:
+    def decode_dicts() -> int:
+        with open_store(str(db)) as store:
+            return sum(len([from_stored(r) for r in store.read_stream(g)]) for g in games)
+
+    def decode() -> int:
+        with open_store(str(db)) as store:
+            return sum(len(list(from_bodies(store.read_bodies(g)))) for g in games)
+
+    def rebuild() -> int:
         n = 0
         with open_store(str(db)) as store:
             for g in games:
                 state = empty_state()
-                for stored in store.read_stream(g):
-                    apply(state, from_stored(stored))
+                for event in from_bodies(store.read_bodies(g)):
+                    apply(state, event)
                     n += 1
         return n
 
     t_raw, n = _best(raw)
     t_read, _ = _best(read)
-    t_replay, _ = _best(replay)
+    t_dicts, _ = _best(decode_dicts)
+    t_decode, _ = _best(decode)
+    t_rebuild, _ = _best(rebuild)
     return [("raw row fetch (sqlite3)", n / t_raw, 1.0, ""),
-            (f"store read ({CODEC_NAME})", n / t_read, t_raw / t_read, ""),
-            ("replay: decode + evolve", n / t_replay, t_raw / t_replay, "target >= 0.25")]
+            (f"store read to dicts ({CODEC_NAME})", n / t_read, t_raw / t_read, ""),
+            ("replay via dicts + pydantic", n / t_dicts, t_raw / t_dicts, ""),
+            ("replay: bodies + pydantic-core JSON", n / t_decode, t_raw / t_decode,
+             "target >= 0.25"),
+            ("rebuild state: replay + evolve", n / t_rebuild, t_raw / t_rebuild, "")]
 
 
 def snapshot_rows(url: str, game: str) -> list[tuple[str, float, float, str]]:

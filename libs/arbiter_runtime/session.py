@@ -14,7 +14,7 @@ from arbiter_core.evolve import apply, empty_state
 from arbiter_core.hashing import state_hash
 from arbiter_core.state import GameState, Work
 from arbiter_runtime import snapshots
-from arbiter_runtime.codec import from_stored, to_new_event
+from arbiter_runtime.codec import from_bodies, to_new_event
 from arbiter_store import EventStore
 from arbiter_store.errors import InvalidSnapshot
 
@@ -51,8 +51,9 @@ class GameSession:
                     state = snapshots.decode(snap.state, snap.state_hash)
                 except InvalidSnapshot:
                     state = empty_state()
-        for stored in store.read_stream(game_id, state.version + 1, to_version):
-            apply(state, from_stored(stored))
+        bodies = store.read_bodies(game_id, state.version + 1, to_version)
+        for event in from_bodies(bodies, where=game_id):
+            apply(state, event)
         return cls(store, game_id, state)
 
     def execute(self, command: Command, metadata: dict[str, Any] | None = None) -> list[Event]:

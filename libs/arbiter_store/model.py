@@ -212,6 +212,12 @@ class EventStore(ABC):
         """
 
     @abstractmethod
+    def read_bodies(self, stream_id: str, from_version: int = 1,
+                    to_version: int | None = None) -> list[tuple[str, int, bytes, str | None]]:
+        """For replay: (type, schema_version, payload bytes as stored, rule) of each
+        event, in version order; nothing decoded or upcast."""
+
+    @abstractmethod
     def read_stream(
         self, stream_id: str, from_version: int = 1, to_version: int | None = None
     ) -> list[StoredEvent]:
