@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from arbiter_core import events as ev
-from arbiter_core import life
+from arbiter_core import life, redirect
 from arbiter_core.cards.model import CantAttackYouIfChosenColorWithoutFlying, StaticAbility
 from arbiter_core.errors import InvalidCommand, RuleViolation
 from arbiter_core.influence import object_in_range, player_in_range
@@ -395,16 +395,21 @@ def _deal(t: Txn, m: Marker, amounts: dict[tuple[int, str], int]) -> None:
         if any(_prevents(s, f.controller, src, key) for f in shields):
             continue
         kw = keywords(s, src)
-        if key.startswith("p:"):
-            # 119.8, 810.9h: no life loss for a player whose life total can't change.
-            t.emit(ev.DamageDealt(source=src_id, player=key[2:], amount=n, combat=True,
-                                  life_loss=not life.cant_change(s, key[2:]), rule="510.2"))
-        else:
-            target = int(key[2:])
-            t.emit(ev.DamageDealt(source=src_id, obj=target, amount=n, combat=True,
-                                  deathtouch="deathtouch" in kw, rule="510.2"))
-        if "lifelink" in kw:
-            gained[src.controller] += n
+        # Redirection shields (614.9) may send some of it elsewhere (801.13a: only
+        # within the source's controller's range of influence).
+        parts = ([(key, n)] if not redirect.shielded(s, key)
+                 else [(to, k) for to, k, _ in redirect.split(t, key, n, src.controller)])
+        for to, k in parts:
+            if to.startswith("p:"):
+                # 119.8, 810.9h: no life loss for a player whose life total can't change.
+                t.emit(ev.DamageDealt(source=src_id, player=to[2:], amount=k, combat=True,
+                                      life_loss=not life.cant_change(s, to[2:]),
+                                      rule="510.2"))
+            else:
+                t.emit(ev.DamageDealt(source=src_id, obj=int(to[2:]), amount=k, combat=True,
+                                      deathtouch="deathtouch" in kw, rule="510.2"))
+            if "lifelink" in kw:
+                gained[src.controller] += k
     for player, n in gained.items():
         life.gain(t, player, n, "702.15b")
 

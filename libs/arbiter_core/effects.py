@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from arbiter_core import control, life, outcome
+from arbiter_core import control, life, outcome, redirect
 from arbiter_core import events as ev
 from arbiter_core.cards.model import (
     AddMana,
@@ -53,6 +53,7 @@ from arbiter_core.cards.model import (
     OpponentsCreaturesLoseKeyword,
     PreventCombatDamage,
     Proliferate,
+    RedirectNextDamage,
     RedistributeLifeTotals,
     RemoveCounterFromSelf,
     ReturnToHand,
@@ -116,7 +117,21 @@ def _source_id(item: StackItem) -> int:
 def deal_damage(t: Txn, item: StackItem, n: int, player: str | None = None,
                 obj: int | None = None) -> None:
     """CR 120.3: damage to a player causes life loss; to a creature, marked damage.
-    Deathtouch (702.2b) and lifelink (702.15b) look at the source."""
+    Deathtouch (702.2b) and lifelink (702.15b) look at the source. Redirection effects
+    (614.9) may send some of it elsewhere, within the item's controller's range of
+    influence only (801.13a)."""
+    recipient = f"p:{player}" if player is not None else f"o:{obj}"
+    if n <= 0 or not redirect.shielded(t.s, recipient):
+        _deal_one(t, item, n, player=player, obj=obj)
+        return
+    for to, k, _ in redirect.split(t, recipient, n, item.controller):
+        kind, _, value = to.partition(":")
+        _deal_one(t, item, k, player=value if kind == "p" else None,
+                  obj=int(value) if kind == "o" else None)
+
+
+def _deal_one(t: Txn, item: StackItem, n: int, player: str | None = None,
+              obj: int | None = None) -> None:
     src = t.s.objects.get(_source_id(item))
     kw = keywords(t.s, src) if src is not None else frozenset()
     # 119.8, 810.9h: damage to a player whose life total can't change causes no loss.
@@ -308,6 +323,14 @@ def run(t: Txn, m: Marker, item: StackItem, eff: Effect, legal: list[list[str]],
             src = s.objects.get(item.source or -1)
             if src is not None and src.zone == "battlefield" and not src.counter(eff.counter):
                 outcome.highest_life_wins(t, item.controller)
+        case RedirectNextDamage():
+            groups = [legal[i] if i < len(legal) else [] for i in (eff.source_target,
+                                                                  eff.to_target)]
+            if groups[0] and groups[1]:  # 608.2b: with either target gone, no shield
+                t.emit(ev.EffectCreated(kind="redirect", redirect=[groups[0][0], groups[1][0]],
+                                        amount=_amount(t, item, eff.amount),
+                                        controller=item.controller, marker=m.number,
+                                        rule="614.9"))
         case RevealOpponentChooses():
             return _reveal_opponent_chooses(t, m, item, eff, index)
         case RedistributeLifeTotals():

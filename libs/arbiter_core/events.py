@@ -369,7 +369,7 @@ class CountersPut(_Event):
 class EffectCreated(_Event):
     type: Literal["EffectCreated"] = "EffectCreated"
     kind: Literal["pt", "prevent_combat_damage", "control", "keyword", "become_creature",
-                  "detain"]
+                  "detain", "redirect"]
     affected: list[int] = Field(default_factory=list)
     power: int = 0
     toughness: int = 0
@@ -380,6 +380,16 @@ class EffectCreated(_Event):
     subtypes: list[str] = Field(default_factory=list)
     keywords: list[str] = Field(default_factory=list)
     tap_when_lost: bool = False
+    redirect: list[str] = Field(default_factory=list)  # [from, to] of a redirection (614.9)
+    amount: int = 0
+
+
+class EffectUsed(_Event):
+    """Part of a redirection shield is used up (614.9): `amount` points of damage."""
+
+    type: Literal["EffectUsed"] = "EffectUsed"
+    effect: int
+    amount: int
 
 
 class PermanentBecameCreature(_Event):
@@ -573,6 +583,7 @@ Event = Annotated[
     | CountersPut
     | EffectCreated
     | EffectEnded
+    | EffectUsed
     | PermanentBecameCreature
     | LifeLost
     | ControlChanged

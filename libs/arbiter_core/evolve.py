@@ -336,10 +336,16 @@ def apply(s: GameState, e: ev.Event) -> None:
                                     timestamp=s.timestamp, controller=e.controller,
                                     until=e.until, keyword=e.keyword,
                                     subtypes=tuple(e.subtypes), keywords=tuple(e.keywords),
-                                    tap_when_lost=e.tap_when_lost))
+                                    tap_when_lost=e.tap_when_lost,
+                                    redirect=(e.redirect[0], e.redirect[1])
+                                    if len(e.redirect) == 2 else None,
+                                    amount=e.amount))
         case ev.PermanentBecameCreature():
             _set_obj(s, e.obj, became=(e.power, e.toughness, tuple(e.subtypes),
                                        tuple(e.keywords)))
+        case ev.EffectUsed():
+            s.effects = [replace(f, amount=f.amount - e.amount) if f.id == e.effect else f
+                         for f in s.effects]
         case ev.EffectEnded():
             s.effects = [f for f in s.effects if f.id != e.effect]
         case ev.LifeLost():

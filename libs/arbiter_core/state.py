@@ -129,7 +129,7 @@ class StackItem:
 
 
 EffectKind = Literal["pt", "prevent_combat_damage", "control", "keyword", "become_creature",
-                     "detain"]
+                     "detain", "redirect"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +151,10 @@ class Effect:
     subtypes: tuple[str, ...] = ()
     keywords: tuple[str, ...] = ()
     tap_when_lost: bool = False
+    # a redirection shield (614.9): the next `amount` damage to redirect[0] ("p:Name" or
+    # "o:<id>") is dealt to redirect[1] instead (Captain's Maneuver)
+    redirect: tuple[str, str] | None = None
+    amount: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,7 +31,8 @@ def is_legal(s: GameState, spec: TargetSpec, controller: str, target: str,
     if kind == "p":
         p = s.players.get(value)
         return (p is not None and not p.left
-                and (spec.kind in ("any", "player", "player_or_planeswalker")
+                and (spec.kind in ("any", "player", "player_or_planeswalker",
+                                   "creature_planeswalker_or_player")
                      or (spec.kind == "opponent" and value in opponents(s, controller)))
                 and player_in_range(s, controller, value))
     oid = int(value)
@@ -45,7 +46,7 @@ def is_legal(s: GameState, spec: TargetSpec, controller: str, target: str,
     if spec.not_color is not None and spec.not_color in colors(o):
         return False
     match spec.kind:
-        case "any" | "creature":
+        case "any" | "creature" | "creature_planeswalker_or_player":
             return o.zone == "battlefield" and is_creature(o)
         case "artifact_or_enchantment":
             return o.zone == "battlefield" and (is_type(o, "Artifact")
@@ -71,13 +72,16 @@ def check_choice(s: GameState, specs: tuple[TargetSpec, ...], chosen: list[list[
         raise RuleViolation("601.2c", f"this needs {len(specs)} target group(s), "
                                       f"{len(chosen)} given")
     limited = bool(s.influence)
-    out = []
+    out: list[tuple[str, ...]] = []
     for spec, group in zip(specs, chosen, strict=True):
         if len(group) < spec.min_count or (spec.max_count is not None
                                            and len(group) > spec.max_count):
             raise RuleViolation("601.2c", "wrong number of targets")
         if len(set(group)) != len(group):
             raise RuleViolation("115.3", "the same target is chosen twice")
+        earlier = {x for g in out for x in g}
+        if spec.another and earlier & set(group):  # "another target" (115.3)
+            raise RuleViolation("115.3", "\"another target\" can't be one already chosen")
         for target in group:
             if not is_legal(s, spec, controller, target, source):
                 rule = "115.1"

@@ -162,7 +162,7 @@ def _next_turn(t: Txn, m: Marker) -> None:
         return
     extra = [p for p in m.extra_turns if not s.players[p].left]
     if extra:
-        end_until_next_turn(t, m.holder, extra[0])
+        end_until_next_turn(t, m.holder, extra[0], extra=True)
         # CR 805.8: with shared team turns, the player's team takes the extra turn.
         t.emit(ev.TurnBegan(marker=m.number, player=extra[0], turn=m.turn + 1, extra=True,
                             rule="805.8" if s.shared_team_turns else "500.7"))
@@ -175,7 +175,7 @@ def _next_turn(t: Txn, m: Marker) -> None:
                         rule="805.4" if s.shared_team_turns else "500.1"))
 
 
-def end_until_next_turn(t: Txn, previous: str, player: str) -> None:
+def end_until_next_turn(t: Txn, previous: str, player: str, extra: bool = False) -> None:
     """Effects that last "until your next turn" (detain, 701.35a) end as their
     controller's next turn begins (with shared team turns, the team's, 805.4). 800.4m:
     for a controller who has left the game they end when that turn would have begun -
@@ -185,9 +185,9 @@ def end_until_next_turn(t: Txn, previous: str, player: str) -> None:
     seats = s.seats
     i = seats.index(previous)
     passed: list[str] = []  # seats the turn order goes past to reach `player`
-    for k in range(1, len(seats) + 1):
+    for k in range(1, len(seats)):
         q = seats[(i + k) % len(seats)]
-        if q == player:
+        if extra or q == player:  # an extra turn (500.7) passes no seat
             break
         passed.append(q)
     starting = active_players(s, player)

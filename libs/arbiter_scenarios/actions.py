@@ -113,6 +113,8 @@ def _targets(run: Run, player: str, refs: list[Any], card: int) -> list[list[str
         options = [t for t in run.names.target(s, str(ref)) if t not in chosen]
         legal = [t for t in options if spec is not None and is_legal(s, spec, player, t, card)]
         chosen.append((legal or options)[0])
+    if len(specs) > 1 and len(chosen) == len(specs):
+        return [[c] for c in chosen]  # one target for each "target" (Captain's Maneuver)
     return [chosen] if specs or chosen else []
 
 

@@ -3,7 +3,7 @@
 
 Source: MTGJSON v5 set files (meta.version 5.2.0+20220425, date 2022-04-25) as committed in
     github.com/AUTRE04216/jsonSets (commit ca38aa761f36c5ac61bebfb6a6f37b6980c487de, one
-    <SET>.json per set at repo root). Also 16 cards listed in tools/extra_cards.txt,
+    <SET>.json per set at repo root). Also 17 cards listed in tools/extra_cards.txt,
     from MTGJSON v5.2.0+20220425 set files from
     github.com/AUTRE04216/jsonSets@ca38aa761f36c5ac61bebfb6a6f37b6980c487de (CMR.json
     missing)
@@ -1721,6 +1721,22 @@ FACTS: dict[str, CardFacts] = {
             "Convergence, the player with the highest life total wins the game. If "
             "two or more players are tied for highest life total, the game is a "
             "draw."
+        ),
+        keywords=(),
+    ),
+    "Captain's Maneuver": CardFacts(
+        name="Captain's Maneuver",
+        mana_cost="{X}{R}{W}",
+        colors=("W", "R"),
+        supertypes=(),
+        types=("Instant",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "The next X damage that would be dealt to target creature, "
+            "planeswalker, or player this turn is dealt to another target "
+            "creature, planeswalker, or player instead."
         ),
         keywords=(),
     ),

@@ -46,6 +46,7 @@ TargetKind = Literal[
     "creature_card_in_your_graveyard",
     "opponent",  # "target opponent" (Bribery)
     "creature_an_opponent_controls",  # Ray of Command
+    "creature_planeswalker_or_player",  # Captain's Maneuver (no battles)
 ]
 
 
@@ -61,6 +62,7 @@ class TargetSpec(_Data):
     min_count: int = 1
     max_count: int | None = 1
     not_color: Color | None = None
+    another: bool = False  # "another target": not one chosen for an earlier target
 
 
 # ---------------------------------------------------------------- amounts
@@ -466,6 +468,18 @@ class RedistributeLifeTotals(_Data):
     reminder: bool = True
 
 
+class RedirectNextDamage(_Data):
+    """"The next X damage that would be dealt to [target] this turn is dealt to [another
+    target] instead." A redirection effect (CR 614.9), a shield used up as damage is
+    redirected; 801.13a: the part it would make a spell or ability deal outside that
+    spell's or ability's controller's range of influence does nothing."""
+
+    kind: Literal["redirect_next_damage"] = "redirect_next_damage"
+    amount: Amount = "X"
+    source_target: TargetRef = 0
+    to_target: TargetRef = 1
+
+
 class GainLife(_Data):
     """You gain life (CR 119.6)."""
 
@@ -550,6 +564,7 @@ Effect = (
     | SetLifeTotal
     | ExchangeLifeTotals
     | RedistributeLifeTotals
+    | RedirectNextDamage
     | GainLife
     | LoseLife
     | AllCreaturesHaveKeyword

@@ -58,6 +58,7 @@ from arbiter_core.cards.model import (
     OpponentsCreaturesLoseKeyword,
     PreventCombatDamage,
     Proliferate,
+    RedirectNextDamage,
     RedistributeLifeTotals,
     RemoveCounterFromSelf,
     ReturnToHand,
@@ -402,6 +403,16 @@ _DEFINITIONS: tuple[CardDefinition, ...] = (
                 RemoveCounterFromSelf(counter="omen"),
                 HighestLifeWinsIfNoCounters(counter="omen"),
             ),
+        ),
+    ),
+    _card(
+        "Captain's Maneuver",
+        SpellAbility(
+            targets=(
+                TargetSpec(kind="creature_planeswalker_or_player"),
+                TargetSpec(kind="creature_planeswalker_or_player", another=True),
+            ),
+            effects=(RedirectNextDamage(amount="X", source_target=0, to_target=1),),
         ),
     ),
     _card("Murmurs from Beyond", _spell(RevealOpponentChooses(count=3))),

@@ -76,6 +76,7 @@ from arbiter_core.cards.model import (
     PreventCombatDamage,
     Proliferate,
     PTSubject,
+    RedirectNextDamage,
     RedistributeLifeTotals,
     RemoveCounterFromSelf,
     ReturnToHand,
@@ -170,6 +171,10 @@ TARGET_NOUNS: dict[TargetKind, tuple[str, str]] = {
         "creature an opponent controls",
         "creatures your opponents control",
     ),
+    "creature_planeswalker_or_player": (
+        "creature, planeswalker, or player",
+        "creatures, planeswalkers, and/or players",
+    ),
 }
 
 # How a target already named is referred back to: "that creature", "that player".
@@ -183,6 +188,7 @@ TARGET_REFERENCE_NOUNS: dict[TargetKind, str] = {
     "creature_card_in_your_graveyard": "card",
     "opponent": "player",
     "creature_an_opponent_controls": "creature",
+    "creature_planeswalker_or_player": "permanent or player",
 }
 
 TRIGGER_PHRASES: dict[TriggerEvent, str] = {
@@ -287,7 +293,7 @@ def _target_phrase(spec: TargetSpec) -> str:
         noun = singular if spec.max_count == 1 else plural
         return f"up to {_number(spec.max_count)} target {noun}"
     if spec.max_count == 1:
-        return f"target {singular}"
+        return f"{'another ' if spec.another else ''}target {singular}"
     return f"{_number(spec.max_count)} target {plural}"
 
 
@@ -556,6 +562,10 @@ def _added_effect(effect: Effect, ctx: _Context) -> str:
         return f"{ctx.ref(effect.target)}'s life total becomes {effect.amount}."
     if isinstance(effect, ExchangeLifeTotals):
         return f"{ctx.ref(effect.target)} exchange life totals."
+    if isinstance(effect, RedirectNextDamage):
+        return (f"the next {_amount(effect.amount)} damage that would be dealt to "
+                f"{ctx.target(effect.source_target)} this turn is dealt to "
+                f"{ctx.target(effect.to_target)} instead.")
     if isinstance(effect, RedistributeLifeTotals):
         return _with_reminder("redistribute any number of players' life totals.", effect)
     if isinstance(effect, GainLife):
