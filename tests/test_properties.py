@@ -25,6 +25,7 @@ within its time budget while staying reproducible.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
@@ -68,7 +69,7 @@ from arbiter_core.state import Decision, GameState, Priority, Work
 from arbiter_runtime.bots import RandomBot
 from arbiter_runtime.codec import from_stored
 from arbiter_runtime.decks import deck_for_seat
-from arbiter_runtime.play import waiting_players
+from arbiter_runtime.play import team_names, waiting_players
 from arbiter_runtime.session import GameSession
 from arbiter_store import EventStore, NewEvent, open_store
 
@@ -87,9 +88,16 @@ Game = tuple[str, int, int]  # variant, players, seed
 TWO_PLAYER: list[Game] = [("two_player", 2, seed) for seed in range(1000, 1080)]
 THREE_PLAYER: list[Game] = [("free_for_all", 3, seed) for seed in range(2000, 2060)]
 FOUR_PLAYER: list[Game] = [("free_for_all", 4, seed) for seed in range(3000, 3060)]
+# The multiplayer issue's mix: 2HG with 2 and 3 heads, a 5-player FFA with range 1 and
+# attack left, Team vs. Team and Emperor ("variant:option=value,...").
+MULTIPLAYER: list[Game] = [
+    (variant, n, seed) for k, (variant, n) in enumerate([
+        ("two_headed_giant", 4), ("two_headed_giant", 6),
+        ("free_for_all:range=1,attack=left", 5), ("team_vs_team", 4), ("emperor", 6)])
+    for seed in range(4000 + 100 * k, 4005 + 100 * k)]
 GAMES: list[Game] = [
     g for trio in zip(TWO_PLAYER, THREE_PLAYER, FOUR_PLAYER, strict=False) for g in trio
-] + TWO_PLAYER[len(THREE_PLAYER):]
+] + TWO_PLAYER[len(THREE_PLAYER):] + MULTIPLAYER
 FRESH_PROCESS_EVERY = 10  # every 10th game is replayed from a SQLite file in a new process
 CHUNK = 5
 CHUNKS: list[list[tuple[int, Game]]] = [
@@ -101,7 +109,9 @@ def test_game_mix() -> None:
     assert len(GAMES) >= 200
     assert len(set(GAMES)) == len(GAMES)
     assert {(v, n) for v, n, _ in GAMES} == {
-        ("two_player", 2), ("free_for_all", 3), ("free_for_all", 4)}
+        ("two_player", 2), ("free_for_all", 3), ("free_for_all", 4),
+        ("two_headed_giant", 4), ("two_headed_giant", 6),
+        ("free_for_all:range=1,attack=left", 5), ("team_vs_team", 4), ("emperor", 6)}
     fresh = [i for i, _ in enumerate(GAMES) if i % FRESH_PROCESS_EVERY == 0]
     assert len(fresh) >= 20
 
@@ -296,10 +306,16 @@ class Playout:
 
 def _start(session: GameSession, variant: str, players: int, seed: int) -> Playout:
     names = [f"P{i + 1}" for i in range(players)]
+    name, _, raw = variant.partition(":")
+    options = dict(kv.split("=") for kv in raw.split(",")) if raw else {}
+    teams = team_names(name, players)
     play = Playout(session.game_id, session, seed)
     play.execute(StartGame(
-        game_id=session.game_id, variant=variant, seed=seed, random_seating=True,
-        players=[PlayerSetup(name=n, deck=deck_for_seat(i)) for i, n in enumerate(names)]))
+        game_id=session.game_id, variant=name, seed=seed, random_seating=True,
+        range_of_influence=int(options["range"]) if "range" in options else None,
+        attack=options.get("attack"),
+        players=[PlayerSetup(name=n, team=teams[i], deck=deck_for_seat(i))
+                 for i, n in enumerate(names)]))
     return play
 
 
@@ -399,6 +415,15 @@ def probe(play: Playout) -> None:
              if isinstance(m.pending, Decision)}
     holders = {m.holder for m in s.markers.values()}
     active_teams = {s.players[h].team for h in holders}
+    if s.shared_team_turns:
+        # 805.5a, 805.10b/d: any player of the team that has priority, or must make the
+        # team's attack, block or damage assignment, may act for it.
+        prio |= {q for q in s.seats if any(s.players[q].team == s.players[p].team
+                                           for p in list(prio))}
+        for p, d in list(asked.items()):
+            for q in s.seats:
+                if s.players[q].team == s.players[p].team:
+                    asked.setdefault(q, d)
 
     for p in s.seats:
         if p not in in_game:
@@ -476,7 +501,9 @@ def check_game_over(play: Playout) -> None:
 def check_replay(play: Playout, store: EventStore) -> None:
     """Live state = replica = in-process replay of the stored log (and of the events)."""
     if play.replica != play.state:
-        raise play.fail("the evolve-only replica differs from the live state")
+        diff = [f.name for f in dataclasses.fields(play.state)
+                if getattr(play.replica, f.name) != getattr(play.state, f.name)]
+        raise play.fail(f"the evolve-only replica differs from the live state in {diff}")
     stored = [from_stored(e) for e in store.read_stream(play.game_id)]
     if stored != play.log:
         raise play.fail("the stored log differs from the events decide made")

@@ -55,7 +55,7 @@ def _remove_from_zone(s: GameState, o: Obj) -> None:
     elif o.zone == "stack":
         pass  # the stack item is removed by its own event
     else:
-        s.zone(o.owner, o.zone).remove(o.id)
+        s.zone_for_update(o.owner, o.zone).remove(o.id)
 
 
 def _put(s: GameState, o: Obj) -> None:
@@ -63,9 +63,9 @@ def _put(s: GameState, o: Obj) -> None:
     if o.zone == "battlefield":
         s.battlefield.append(o.id)
     elif o.zone == "library":
-        s.zone(o.owner, "library").insert(0, o.id)
+        s.zone_for_update(o.owner, "library").insert(0, o.id)
     elif o.zone != "stack":
-        s.zone(o.owner, o.zone).append(o.id)
+        s.zone_for_update(o.owner, o.zone).append(o.id)
 
 
 def _move(s: GameState, oid: int, new_id: int, zone: Zone, controller: str | None) -> None:
@@ -192,7 +192,7 @@ def apply(s: GameState, e: ev.Event) -> None:
                 if e.zone == "battlefield":
                     s.battlefield.append(oid)
                 else:
-                    s.zone(e.player, e.zone).append(oid)
+                    s.zone_for_update(e.player, e.zone).append(oid)
                 oid += 1
                 s.next_card += 1
             s.next_id = max(s.next_id, oid)

@@ -8,6 +8,7 @@ is split), a representative set is listed: none, each single choice, and all at 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import product
 
 from arbiter_core.cards.model import ActivatedAbility, EquipAbility, TargetSpec
@@ -29,11 +30,13 @@ from arbiter_core.commands import (
 from arbiter_core.influence import player_in_range
 from arbiter_core.layers import definition, is_creature
 from arbiter_core.mana import can_pay, can_tap_for_cost, parse_cost, untapped_sources
+from arbiter_core.priority import holds_priority
 from arbiter_core.state import Decision, GameState, Marker, Priority
 from arbiter_core.targets import candidates
 from arbiter_core.variants import teammates
 
 MAX_X = 10
+TEAM_DECISIONS = ("declare_attackers", "declare_blockers", "assign_combat_damage")
 
 
 def legal_actions(s: GameState, player: str) -> list[PlayerCommand]:
@@ -42,10 +45,13 @@ def legal_actions(s: GameState, player: str) -> list[PlayerCommand]:
     out: list[PlayerCommand] = []
     for m in s.markers.values():
         p = m.pending
-        if isinstance(p, Priority) and p.player == player:
+        # 805.5a: with shared team turns any player of the team may act for it.
+        if isinstance(p, Priority) and holds_priority(s, m, player):
             out.extend(_priority_actions(s, m, player))
-        elif isinstance(p, Decision) and p.player == player:
-            out.extend(_decision_actions(s, m, p))
+        elif isinstance(p, Decision) and (p.player == player or (
+                s.shared_team_turns and p.kind in TEAM_DECISIONS
+                and s.players[p.player].team == s.players[player].team)):
+            out.extend(_decision_actions(s, m, replace(p, player=player)))
     out.append(Concede(player=player))
     return out
 

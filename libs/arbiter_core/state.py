@@ -374,6 +374,12 @@ class GameState:
     # -------------------------------------------------------------- queries
 
     def zone(self, player: str, zone: str) -> list[int]:
+        """A player's zone, read-only: a query never changes the state (an empty zone
+        that was never used is not stored)."""
+        return self.zones.get((player, zone), [])
+
+    def zone_for_update(self, player: str, zone: str) -> list[int]:
+        """The zone's list, created if needed (evolve only)."""
         return self.zones.setdefault((player, zone), [])
 
     def team_of(self, player: str) -> list[str]:
