@@ -420,10 +420,10 @@ def probe(play: Playout) -> None:
         # team's attack, block or damage assignment, may act for it.
         prio |= {q for q in s.seats if any(s.players[q].team == s.players[p].team
                                            for p in list(prio))}
-        for p, d in list(asked.items()):
+        for p, team_decision in list(asked.items()):
             for q in s.seats:
                 if s.players[q].team == s.players[p].team:
-                    asked.setdefault(q, d)
+                    asked.setdefault(q, team_decision)
 
     for p in s.seats:
         if p not in in_game:
