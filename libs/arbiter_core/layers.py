@@ -19,17 +19,23 @@ from arbiter_core.cards.model import (
     ModifyPowerToughness,
     OpponentsCreaturesLoseKeyword,
     StaticAbility,
+    TokenSpec,
 )
 from arbiter_core.state import GameState, Obj
+
+
+@functools.cache
+def _token_definition(t: TokenSpec) -> CardDefinition:
+    """A token's characteristics (frozen data: built once per kind of token)."""
+    return CardDefinition(name=t.name, colors=t.colors, types=t.types,
+                          subtypes=t.subtypes, power=t.power, toughness=t.toughness)
 
 
 def definition(o: Obj) -> CardDefinition:
     """The card's characteristics: printed, or a token's (CR 111.4), with a permanent
     "becomes a creature" effect applied (layers 4, 6, 7b; Lurking Evil)."""
     if o.token is not None:
-        t = o.token
-        return CardDefinition(name=t.name, colors=t.colors, types=t.types,
-                              subtypes=t.subtypes, power=t.power, toughness=t.toughness)
+        return _token_definition(o.token)
     d = get_card(o.name)
     if o.became is not None:
         power, toughness, subtypes, kws = o.became

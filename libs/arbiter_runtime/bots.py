@@ -42,7 +42,9 @@ class RandomBot:
                 src = state.objects.get(a.source)
                 return 0.05 if src is not None and mana_ability(src) is not None else 1.5
             case DeclareAttackers():
-                return 3.0 if len(a.attacks) > 1 else 1.0
+                # "everyone attacks" weighs as much as all single attacks together, so
+                # boards (Krenko's Goblins) don't pile up for ever
+                return 3.0 * len(a.attacks) if len(a.attacks) > 1 else 1.0
             case PassPriority():
                 return 2.0
             case _:
