@@ -117,10 +117,6 @@ def _card_statics(name: str) -> tuple[StaticEffect, ...]:
 
 def statics(s: GameState) -> list[tuple[Obj, StaticEffect]]:
     """Every static P/T or attack effect on the battlefield, in timestamp order."""
-    return _statics(s)
-
-
-def _statics(s: GameState) -> list[tuple[Obj, StaticEffect]]:
     out: list[tuple[Obj, StaticEffect]] = []
     for oid in s.battlefield:
         src = s.objects[oid]
@@ -141,14 +137,14 @@ def _applies(src: Obj, subject: str, o: Obj) -> bool:
 
 
 def power_toughness(s: GameState, o: Obj,
-                    statics: list[tuple[Obj, StaticEffect]] | None = None) -> tuple[int, int]:
-    """Power and toughness after layer 7 (CR 613.4). `statics` may be passed in when
+                    effects: list[tuple[Obj, StaticEffect]] | None = None) -> tuple[int, int]:
+    """Power and toughness after layer 7 (CR 613.4). `effects` (from `statics`) may be passed when
     many objects are measured against one state."""
     d = definition(o)
     power, toughness = d.power or 0, d.toughness or 0
     if o.zone != "battlefield":
         return power, toughness
-    for src, eff in _statics(s) if statics is None else statics:
+    for src, eff in statics(s) if effects is None else effects:
         if isinstance(eff, ModifyPowerToughness) and _applies(src, eff.subject, o):
             power += eff.power
             toughness += eff.toughness
@@ -166,7 +162,7 @@ def cant_attack_or_block(s: GameState, o: Obj) -> bool:
         return True  # detained until its detainer's next turn (701.35a)
     return any(
         isinstance(eff, CantAttackOrBlock) and _applies(src, eff.subject, o)
-        for src, eff in _statics(s)
+        for src, eff in statics(s)
     )
 
 

@@ -21,7 +21,6 @@ from arbiter_core.layers import definition, is_creature, power_toughness, static
 from arbiter_core.priority import give_priority
 from arbiter_core.state import GameState, Marker
 from arbiter_core.txn import Txn
-from arbiter_core.variants import turn_order_from
 
 
 def _player_actions(s: GameState) -> list[tuple[str, str]]:
@@ -255,10 +254,7 @@ def keep_legend(t: Txn, m: Marker, player: str, keep: int, options: tuple[int, .
         if oid != keep and oid in t.s.objects:
             t.emit(ev.ObjectMoved(obj=oid, new_id=t.new_id(), to_zone="graveyard",
                                   to_player=t.s.objects[oid].owner, rule="704.5j"))
-    t.emit(ev.WorkQueued(marker=m.number, kind="check_sba",
-                         then_priority=_resume_priority(t.s, m), rule="704.3"))
-
-
-def _resume_priority(s: GameState, m: Marker) -> str:
-    order = turn_order_from(s, m.holder)
-    return order[0] if order else m.holder
+    # then_priority None: give_priority picks the first player in turn order from the
+    # active player, the same fallback it uses everywhere.
+    t.emit(ev.WorkQueued(marker=m.number, kind="check_sba", then_priority=None,
+                         rule="704.3"))
