@@ -38,7 +38,8 @@ def play(
     players: int = typer.Option(4, "--players", min=2, max=100, help="number of bot players"),
     seed: int = typer.Option(1, "--seed", help="fixes every random choice"),
     variant: str = typer.Option("free_for_all", "--variant"),
-    db: Path = typer.Option(Path("arbiter-play.sqlite"), "--db", help="SQLite event store"),
+    db: str = typer.Option("arbiter-play.sqlite", "--db",
+                           help="SQLite path or postgresql:// URL"),
     game: str | None = typer.Option(None, "--game", help="game id (default: derived)"),
     attack: str | None = typer.Option(None, "--attack",
                                       help="attack option: left, right or multiple (802-803)"),
@@ -61,14 +62,14 @@ def play(
                                     *(["--game", game] if game else []),
                                     *(["--resolvers", str(resolvers)] if resolvers
                                       else [])]))
-    raise typer.Exit(play_cmd.run(players=players, seed=seed, variant=variant, db=str(db),
+    raise typer.Exit(play_cmd.run(players=players, seed=seed, variant=variant, db=db,
                                   game_id=game, attack=attack,
                                   range_of_influence=range_of_influence))
 
 
 @app.command()
 def replay(
-    db: str = typer.Option(..., "--db", help="store: a SQLite path"),
+    db: str = typer.Option(..., "--db", help="SQLite path or postgresql:// URL"),
     game: str | None = typer.Option(None, "--game", help="game id (optional with one game)"),
     to: int | None = typer.Option(None, "--to", help="stop after event N (default: all)"),
     as_json: bool = typer.Option(False, "--json", help="print the board (or the --explain "
@@ -79,15 +80,18 @@ def replay(
                                      help="write the position at N as a scenario YAML"),
     out: Path | None = typer.Option(None, "--out", help="file for --as-scenario "
                                                          "(default: stdout)"),
+    check: bool = typer.Option(False, "--check",
+                               help="re-decide the log with this engine and report the "
+                                    "first event where it diverges (exit 1)"),
 ) -> None:
     """Rebuild a game's state from its events and print the board at that point."""
     raise typer.Exit(replay_cmd.run(db=db, game=game, to=to, as_json=as_json, explain=explain,
-                                    as_scenario=as_scenario, out=out))
+                                    as_scenario=as_scenario, out=out, check=check))
 
 
 @app.command()
 def diff(
-    db: str = typer.Option(..., "--db", help="store: a SQLite path"),
+    db: str = typer.Option(..., "--db", help="SQLite path or postgresql:// URL"),
     game: str | None = typer.Option(None, "--game", help="game id (optional with one game)"),
     start: int = typer.Option(..., "--from", help="the state after event N"),
     end: int = typer.Option(..., "--to", help="the state after event M"),

@@ -3,7 +3,9 @@
 `--to N` stops just after the game's N-th event. The board is the judge's view (hands
 and libraries included); `--json` prints it as one JSON object on stdout.
 `--explain` lists the events 1..N instead (explain_cmd.py); `--as-scenario` writes the
-position at N as a scenario file (scenario_export.py), to `--out FILE` or stdout.
+position at N as a scenario file (scenario_export.py), to `--out FILE` or stdout;
+`--check` re-decides the log with the current engine and reports the first divergence
+(check_cmd.py).
 Every error is one line on stderr and exit code 2.
 """
 
@@ -16,7 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from arbiter_cli import explain_cmd
+from arbiter_cli import check_cmd, explain_cmd
 from arbiter_cli.audit import AuditError, apply_checked, guarded, load_log
 from arbiter_cli.board import board_json, render_board
 from arbiter_cli.scenario_export import ExportError, export_scenario
@@ -47,9 +49,11 @@ def _rebuild(events: list[Event], err: Console) -> GameState:
 
 
 def run(db: str, game: str | None, to: int | None, as_json: bool, explain: bool = False,
-        as_scenario: bool = False, out: Path | None = None) -> int:
-    if explain and as_scenario:
-        return _refuse("--explain and --as-scenario cannot be used together")
+        as_scenario: bool = False, out: Path | None = None, check: bool = False) -> int:
+    if sum((explain, as_scenario, check)) > 1:
+        return _refuse("use one of --explain, --as-scenario and --check")
+    if check:
+        return check_cmd.run(db=db, game=game, to=to, as_json=as_json)
     if out is not None and not as_scenario:
         return _refuse("--out is for --as-scenario")
     if explain:
