@@ -27,16 +27,29 @@ from arbiter_core.influence import object_in_range, player_in_range
 from arbiter_core.layers import definition, is_creature
 from arbiter_core.mana import ManaCost, activate_mana_ability, can_tap_for_cost, parse_cost, pay
 from arbiter_core.priority import queue_priority, require_priority
-from arbiter_core.state import MAIN_STEPS, GameState, Marker, Obj
+from arbiter_core.state import MAIN_STEPS, GameState, Marker, Obj, Step
 from arbiter_core.targets import check_choice, parse
 from arbiter_core.txn import Txn
-from arbiter_core.variants import active_players, teammates
+from arbiter_core.variants import active_players, opponents, teammates
+
+BEFORE_COMBAT = frozenset({Step.UNTAP, Step.UPKEEP, Step.DRAW, Step.PRECOMBAT_MAIN})
 
 
 def sorcery_timing_ok(s: GameState, m: Marker, player: str) -> bool:
     """CR 117.1a / 307.1: own main phase (805.4a: the team's), with an empty stack.
     With shared team turns each player of the active team may play a land (805.4c)."""
     return player in active_players(s, m.holder) and m.step in MAIN_STEPS and not m.stack
+
+
+def activation_timing_ok(s: GameState, m: Marker, player: str,
+                         ab: ActivatedAbility | EquipAbility) -> bool:
+    """CR 602.5: "Activate only during an opponent's turn and only before combat" - an
+    opponent is the active player (805.4a: on the active team) and the turn is still in
+    its beginning phase or precombat main phase."""
+    if not (isinstance(ab, ActivatedAbility) and ab.opponents_turn_before_combat):
+        return True
+    theirs = bool(set(active_players(s, m.holder)) & set(opponents(s, player)))
+    return theirs and m.step in BEFORE_COMBAT
 
 
 def spell_targets(d: CardDefinition) -> tuple[TargetSpec, ...]:
@@ -179,6 +192,9 @@ def activate_ability(t: Txn, cmd: ActivateAbility) -> None:
     else:
         if ab.sorcery_speed and not sorcery_timing_ok(s, m, cmd.player):
             raise RuleViolation("602.5d", "this ability is activated only as a sorcery")
+        if not activation_timing_ok(s, m, cmd.player, ab):
+            raise RuleViolation("602.5", "activate only during an opponent's turn and only "
+                                         "before combat")
         chosen = check_choice(s, ab.targets, cmd.targets, cmd.player, o.id)
         cost, tap = ab.cost.mana, ab.cost.tap
     if tap and not can_tap_for_cost(s, o):

@@ -130,6 +130,7 @@ class DeclareAttackers(_Command):
     type: Literal["DeclareAttackers"] = "DeclareAttackers"
     player: str
     attacks: list[tuple[int, str]] = Field(default_factory=list)  # creature -> player
+    bands: list[list[int]] = Field(default_factory=list)  # attacking bands (702.22c)
     marker: int | None = None
 
 
@@ -141,7 +142,8 @@ class DeclareBlockers(_Command):
 
 
 class AssignCombatDamage(_Command):
-    """Per attacker, damage to each recipient ("o:<blocker>" or "p:<player>")."""
+    """Per attacking or blocking creature asked about, damage to each recipient
+    ("o:<creature>" or "p:<player>")."""
 
     type: Literal["AssignCombatDamage"] = "AssignCombatDamage"
     player: str

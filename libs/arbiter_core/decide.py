@@ -12,6 +12,7 @@ from typing import Literal, assert_never
 
 from arbiter_core import (
     combat,
+    combat_damage,
     control,
     effects,
     grand_melee,
@@ -95,7 +96,8 @@ def decide(state: GameState, command: Command) -> list[ev.Event]:
         case DeclareAttackers():
             m = marker_for(t.s, command.player, command.marker)
             combat.pending_decision(t.s, m, "declare_attackers", command.player)
-            combat.declare_attackers(t, m, command.player, list(command.attacks))
+            combat.declare_attackers(t, m, command.player, list(command.attacks),
+                                     [list(b) for b in command.bands])
             queue_priority(t, m.number, m.holder)
         case DeclareBlockers():
             m = marker_for(t.s, command.player, command.marker)
@@ -107,11 +109,7 @@ def decide(state: GameState, command: Command) -> list[ev.Event]:
         case AssignCombatDamage():
             m = marker_for(t.s, command.player, command.marker)
             d = combat.pending_decision(t.s, m, "assign_combat_damage", command.player)
-            if set(command.assignments) != set(d.options):
-                raise RuleViolation("510.1c", "assign damage for exactly the creatures "
-                                              f"asked about: {list(d.options)}")
-            combat.combat_damage(t, m, dict(command.assignments))
-            queue_priority(t, m.number, m.holder)
+            combat_damage.assign(t, m, d.player, d.options, dict(command.assignments))
         case ChooseObjects():
             _choose(t, command)
         case ChooseOption():
@@ -259,7 +257,8 @@ def _choose_option(t: Txn, cmd: ChooseOption) -> None:
     # 805.2, 810.9d: with shared team turns a team's choice may be made by any member.
     asked = isinstance(d, Decision) and (d.player == cmd.player or (
         s.shared_team_turns and s.players[d.player].team == s.players[cmd.player].team))
-    if isinstance(d, Decision) and d.player == cmd.player and d.kind == "choose_opponent":
+    if isinstance(d, Decision) and d.player == cmd.player and d.kind in (
+            "choose_opponent", "choose_active_player"):
         if cmd.option not in d.choices:  # an opponent within range (801.5a)
             raise RuleViolation(d.rule, f"{cmd.option!r} is not one of {list(d.choices)}")
         assert d.stack_item is not None

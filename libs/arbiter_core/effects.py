@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from arbiter_core import control, life, outcome, redirect
+from arbiter_core import control, life, outcome, redirect, requirements
 from arbiter_core import events as ev
 from arbiter_core.cards.model import (
     AddMana,
     AllCreaturesHaveKeyword,
     Amount,
     Attach,
+    AttackIfAble,
     BecomeCreature,
     CantAttackOrBlock,
     CantAttackYouIfChosenColorWithoutFlying,
@@ -26,6 +27,7 @@ from arbiter_core.cards.model import (
     CreateTokens,
     DealDamage,
     Destroy,
+    DestroyUnlessAttacked,
     Detain,
     Discard,
     DoubleLife,
@@ -49,6 +51,7 @@ from arbiter_core.cards.model import (
     ModifyPowerToughness,
     NoLossForZeroLife,
     NoMinusCountersOnYourCreatures,
+    NoMoreThanOneCombatant,
     OpponentsCantWin,
     OpponentsCreaturesLoseKeyword,
     PreventCombatDamage,
@@ -348,11 +351,15 @@ def run(t: Txn, m: Marker, item: StackItem, eff: Effect, legal: list[list[str]],
                 t.emit(ev.EffectCreated(kind="detain", affected=ids, controller=item.controller,
                                         until="your_next_turn", marker=m.number,
                                         rule="701.35a"))
+        case AttackIfAble():
+            return requirements.attack_if_able(t, m, item, eff, index)
+        case DestroyUnlessAttacked():
+            requirements.destroy_unless_attacked(t, item)
         case (CantAttackOrBlock() | CantLose() | OpponentsCantWin() | NoLossForZeroLife()
               | CantAttackYouIfChosenColorWithoutFlying() | ChooseColorAsEnters()
               | LifeCantChange() | AllCreaturesHaveKeyword() | CantGetPoison()
               | NoMinusCountersOnYourCreatures() | OpponentsCreaturesLoseKeyword()
-              | EntersWithCounters()):
+              | EntersWithCounters() | NoMoreThanOneCombatant()):
             pass  # static abilities and replacement effects: never resolved
         case _:
             assert_never(eff)

@@ -200,7 +200,7 @@ class DecisionRequested(_Event):
     kind: Literal[
         "declare_attackers", "declare_blockers", "assign_combat_damage", "legend_rule", "discard",
         "search", "choose_color", "choose_team_member", "proliferate", "redistribute",
-        "choose_opponent", "choose_card", "pay_or_not",
+        "choose_opponent", "choose_card", "pay_or_not", "choose_active_player",
     ]
     player: str
     options: list[int] = Field(default_factory=list)
@@ -369,7 +369,7 @@ class CountersPut(_Event):
 class EffectCreated(_Event):
     type: Literal["EffectCreated"] = "EffectCreated"
     kind: Literal["pt", "prevent_combat_damage", "control", "keyword", "become_creature",
-                  "detain", "redirect"]
+                  "detain", "redirect", "attack_requirement"]
     affected: list[int] = Field(default_factory=list)
     power: int = 0
     toughness: int = 0
@@ -436,6 +436,8 @@ class DelayedTriggerCreated(_Event):
     owner: str
     controller: str
     source_name: str
+    kind: Literal["return_from_exile", "destroy_unless_attacked"] = "return_from_exile"
+    objs: list[int] = Field(default_factory=list)
 
 
 class DelayedTriggerRemoved(_Event):
@@ -455,6 +457,26 @@ class AttackersDeclared(_Event):
     marker: int
     player: str
     attacks: list[tuple[int, str]]
+    bands: list[list[int]] = Field(default_factory=list)  # 702.22c
+
+
+class BandBlocked(_Event):
+    """Each other creature in a blocked creature's band becomes blocked by the same
+    blocking creature (CR 702.22h): the added blocker -> attacker pairs."""
+
+    type: Literal["BandBlocked"] = "BandBlocked"
+    marker: int
+    blocks: list[tuple[int, int]]
+
+
+class CombatDamageAssigned(_Event):
+    """A player announced how creatures assign their combat damage (CR 510.1): creature
+    -> recipient ("o:<id>" or "p:<name>") -> amount."""
+
+    type: Literal["CombatDamageAssigned"] = "CombatDamageAssigned"
+    marker: int
+    player: str
+    assignments: list[tuple[int, dict[str, int]]]
 
 
 class BlockersDeclared(_Event):
@@ -592,6 +614,8 @@ Event = Annotated[
     | DelayedTriggerRemoved
     | DamageWoreOff
     | AttackersDeclared
+    | BandBlocked
+    | CombatDamageAssigned
     | BlockersDeclared
     | FirstStrikeDamageDealt
     | CombatEnded

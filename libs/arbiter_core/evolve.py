@@ -245,7 +245,7 @@ def apply(s: GameState, e: ev.Event) -> None:
             _set_marker(
                 s, e.marker, holder=e.player, turn=e.turn, step=Step.UNTAP, passed=(),
                 combat=None, pending=Work("turn_based_actions"), skip_draw=False,
-                extra_turns=tuple(extra), normal_next=tuple(owed),
+                extra_turns=tuple(extra), normal_next=tuple(owed), attacked=(),
             )
             # CR 805.4: with shared team turns the whole team takes the turn.
             active = s.team_of(e.player) if s.shared_team_turns else [e.player]
@@ -355,7 +355,8 @@ def apply(s: GameState, e: ev.Event) -> None:
         case ev.ColorChosen():
             _set_obj(s, e.obj, chosen_color=e.color)
         case ev.DelayedTriggerCreated():
-            s.delayed.append(Delayed(e.card, e.owner, e.controller, e.source_name))
+            s.delayed.append(Delayed(e.card, e.owner, e.controller, e.source_name, e.kind,
+                                     tuple(e.objs)))
         case ev.DelayedTriggerRemoved():
             s.delayed.pop(e.index)
         case ev.DamageWoreOff():
@@ -365,7 +366,19 @@ def apply(s: GameState, e: ev.Event) -> None:
             s.effects = [f for f in s.effects
                          if f.marker != e.marker or f.until != "end_of_turn"]
         case ev.AttackersDeclared():
-            _set_marker(s, e.marker, combat=Combat(attacks=tuple(e.attacks)))
+            ma = s.markers[e.marker]
+            _set_marker(s, e.marker, combat=Combat(attacks=tuple(e.attacks),
+                                                   bands=tuple(tuple(b) for b in e.bands)),
+                        attacked=(*ma.attacked, *(a for a, _ in e.attacks)))
+        case ev.BandBlocked():
+            cbb = s.markers[e.marker].combat or Combat()
+            _set_marker(s, e.marker, combat=replace(cbb, blocks=(*cbb.blocks, *e.blocks)))
+        case ev.CombatDamageAssigned():
+            cd = s.markers[e.marker].combat or Combat()
+            _set_marker(s, e.marker, combat=replace(
+                cd, assigned=(*cd.assigned, *((c, tuple(sorted(split.items())))
+                                              for c, split in e.assignments)),
+                assigned_by=(*cd.assigned_by, e.player)))
         case ev.BlockersDeclared():
             cb = s.markers[e.marker].combat or Combat()
             _set_marker(s, e.marker, combat=replace(
@@ -374,7 +387,8 @@ def apply(s: GameState, e: ev.Event) -> None:
         case ev.FirstStrikeDamageDealt():
             cf = s.markers[e.marker].combat or Combat()
             _set_marker(s, e.marker, combat=replace(
-                cf, first_strikers_dealt=tuple(e.creatures), had_first_strike_step=True))
+                cf, first_strikers_dealt=tuple(e.creatures), had_first_strike_step=True,
+                assigned=(), assigned_by=()))
         case ev.CombatEnded():
             _set_marker(s, e.marker, combat=None)
         case ev.TokenCreated():

@@ -4,7 +4,7 @@ a choice the rules ask of them is made by the next player."""
 
 from __future__ import annotations
 
-from arbiter_core import combat
+from arbiter_core import combat, combat_damage
 from arbiter_core import events as ev
 from arbiter_core.priority import priority_players, queue_priority
 from arbiter_core.state import Decision, Marker, Priority, Waiting, Work
@@ -46,6 +46,12 @@ def after_leave(t: Txn, m: Marker, player: str) -> None:
             return
         queue_priority(t, m.number, m.holder)
         return
+    if isinstance(p, Decision) and p.kind == "assign_combat_damage":
+        # The leaver's creatures are gone (800.4a): whatever still needs an assignment
+        # is asked of the next player who assigns (802.5), or the damage is dealt.
+        if not combat_damage.combat_damage(t, m):
+            queue_priority(t, m.number, m.holder)
+        return
     if isinstance(p, Decision) and p.kind == "declare_attackers":
         t.emit(ev.AttackersDeclared(marker=m.number, player=player, attacks=[],
                                     rule="800.4j"))
@@ -69,7 +75,7 @@ def _team_choice_passes_on(t: Txn, m: Marker, d: Decision, nxt: str) -> None:
     when that player leaves, their teammate next in turn order - the team's new primary
     player - makes it, for what is left of the team."""
     if d.kind == "assign_combat_damage":
-        if not combat.combat_damage(t, m):  # recomputed; asks the team again if needed
+        if not combat_damage.combat_damage(t, m):  # recomputed; asks the team again
             queue_priority(t, m.number, m.holder)
         return
     options = [o for o in d.options if o in t.s.objects]

@@ -11,9 +11,18 @@ from __future__ import annotations
 from dataclasses import replace
 from itertools import product
 
+from arbiter_core import requirements
+from arbiter_core.banding import has_banding
 from arbiter_core.cards.model import ActivatedAbility, EquipAbility, TargetSpec
-from arbiter_core.casting import is_mana_ability, sorcery_timing_ok, spell_cost, spell_targets
-from arbiter_core.combat import can_block, default_assignment, targets_for
+from arbiter_core.casting import (
+    activation_timing_ok,
+    is_mana_ability,
+    sorcery_timing_ok,
+    spell_cost,
+    spell_targets,
+)
+from arbiter_core.combat import can_block, check_attack, could_attack, targets_for
+from arbiter_core.combat_damage import default_assignment
 from arbiter_core.commands import (
     ActivateAbility,
     AssignCombatDamage,
@@ -27,6 +36,7 @@ from arbiter_core.commands import (
     PlayerCommand,
     PlayLand,
 )
+from arbiter_core.errors import RuleViolation
 from arbiter_core.influence import player_in_range
 from arbiter_core.layers import definition, is_creature
 from arbiter_core.mana import can_pay, can_tap_for_cost, parse_cost, untapped_sources
@@ -100,7 +110,7 @@ def _priority_actions(s: GameState, m: Marker, player: str) -> list[PlayerComman
                            if s.objects[int(c[0][0][2:])].controller == player
                            and s.objects[int(c[0][0][2:])].id != o.attached_to]
             else:
-                if ab.sorcery_speed and not main:
+                if (ab.sorcery_speed and not main) or not activation_timing_ok(s, m, player, ab):
                     continue
                 choices = _target_choices(s, ab.targets, player, o.id)
             if not can_pay(s, player, parse_cost(ab.cost.mana)):
@@ -121,22 +131,9 @@ def _decision_actions(s: GameState, m: Marker, d: Decision) -> list[PlayerComman
     player = d.player
     match d.kind:
         case "declare_attackers":
-            out: list[PlayerCommand] = [DeclareAttackers(player=player, marker=m.number)]
-            can_hit = {oid: targets_for(s, s.objects[oid]) for oid in d.options}
-            for oid in d.options:
-                for target in can_hit[oid]:
-                    out.append(DeclareAttackers(player=player, attacks=[(oid, target)],
-                                                marker=m.number))
-            if len(d.options) > 1:
-                defenders = sorted({p for ps in can_hit.values() for p in ps})
-                for target in defenders:
-                    # everyone at `target`, or at their own first choice if they can't
-                    out.append(DeclareAttackers(player=player, marker=m.number, attacks=[
-                        (oid, target if target in can_hit[oid] else can_hit[oid][0])
-                        for oid in d.options]))
-            return out
+            return _attack_declarations(s, m, player, list(d.options))
         case "declare_blockers":
-            out = [DeclareBlockers(player=player, marker=m.number)]
+            out: list[PlayerCommand] = [DeclareBlockers(player=player, marker=m.number)]
             combat = m.combat
             attackers = combat.attacker_ids() if combat else []
             for b in d.options:
@@ -156,7 +153,7 @@ def _decision_actions(s: GameState, m: Marker, d: Decision) -> list[PlayerComman
             return [ChooseObjects(player=player, choices=c, marker=m.number) for c in picks]
         case "choose_color":
             return [ChooseOption(player=player, option=c, marker=m.number) for c in d.choices]
-        case "choose_team_member" | "choose_opponent":
+        case "choose_team_member" | "choose_opponent" | "choose_active_player":
             return [ChooseOption(player=player, option=c, marker=m.number) for c in d.choices]
         case "choose_card":
             return [ChooseObjects(player=player, choices=[o], marker=m.number)
@@ -177,3 +174,40 @@ def _decision_actions(s: GameState, m: Marker, d: Decision) -> list[PlayerComman
             return [ChooseObjects(player=player, choices=list(w), marker=m.number)
                     for w in sorted(windows)]
     return []
+
+
+def _attack_declarations(s: GameState, m: Marker, player: str,
+                         options: list[int]) -> list[PlayerCommand]:
+    """Representative declarations (none, each creature alone, everyone at one player,
+    a band of every creature with banding and one without, the creatures that obey the
+    most requirements), keeping only the legal ones (508.1c-d, 702.22c-d)."""
+    can_hit = {oid: targets_for(s, s.objects[oid]) for oid in options}
+    can_hit = {oid: ps for oid, ps in can_hit.items() if ps}
+    candidates: list[tuple[list[tuple[int, str]], list[list[int]]]] = [([], [])]
+    for oid, targets in can_hit.items():
+        candidates += [([(oid, target)], []) for target in targets]
+    defenders = sorted({p for ps in can_hit.values() for p in ps})
+    if len(can_hit) > 1:
+        for target in defenders:
+            # everyone at `target`, or at their own first choice if they can't
+            candidates.append(([(oid, target if target in ps else ps[0])
+                                for oid, ps in can_hit.items()], []))
+    banders = [oid for oid in can_hit if has_banding(s, s.objects[oid])]
+    others = [oid for oid in can_hit if oid not in banders]
+    for target in defenders:
+        band = [oid for oid in banders + others[:1] if target in can_hit[oid]]
+        if len(band) > 1 and any(oid in banders for oid in band):
+            candidates.append(([(oid, target) for oid in band], [band]))
+    required = requirements.required_attackers(s, m.holder, could_attack(s, m))
+    if required:
+        candidates.append(([(o.id, can_hit[o.id][0]) for o in required if o.id in can_hit],
+                           []))
+    out: list[PlayerCommand] = []
+    for attacks, bands in candidates:
+        try:
+            check_attack(s, m, attacks, bands)
+        except RuleViolation:
+            continue
+        out.append(DeclareAttackers(player=player, attacks=attacks, bands=bands,
+                                    marker=m.number))
+    return out

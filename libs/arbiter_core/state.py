@@ -129,7 +129,8 @@ class StackItem:
 
 
 EffectKind = Literal["pt", "prevent_combat_damage", "control", "keyword", "become_creature",
-                     "detain", "redirect"]
+                     "detain", "redirect",
+                     "attack_requirement"]  # "attacks this turn if able" (508.1d)
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,13 +162,19 @@ class Effect:
 class Combat:
     """Combat on one marker's turn (CR 506). `attacks` maps attacker -> defending player;
     `blocks` maps blocker -> attacker; `first_strike_done` records which creatures dealt
-    damage in a first-strike step (CR 510.4)."""
+    damage in a first-strike step (CR 510.4). `bands` are the attacking bands declared
+    (702.22c, kept for the rest of combat, 702.22e). `assigned` holds the combat damage
+    assignments made so far in this damage step (creature -> ((recipient, n), ...)) and
+    `assigned_by` the players who made them (510.1, 802.5)."""
 
     attacks: tuple[tuple[int, str], ...] = ()
     blocks: tuple[tuple[int, int], ...] = ()
     blockers_declared_by: tuple[str, ...] = ()
     first_strikers_dealt: tuple[int, ...] = ()
     had_first_strike_step: bool = False
+    bands: tuple[tuple[int, ...], ...] = ()
+    assigned: tuple[tuple[int, tuple[tuple[str, int], ...]], ...] = ()
+    assigned_by: tuple[str, ...] = ()
 
     def attacker_ids(self) -> list[int]:
         return [a for a, _ in self.attacks]
@@ -223,6 +230,7 @@ DecisionKind = Literal[
     "choose_opponent",  # the controller names the opponent who makes a choice (801.5a)
     "choose_card",  # a player chooses one of the cards offered (Murmurs from Beyond)
     "pay_or_not",  # 118.12a: "unless [a player] pays": choices "pay" / "decline"
+    "choose_active_player",  # 805.9: which active player "the active player" means
 ]
 
 
@@ -268,6 +276,7 @@ class Marker:
     skip_draw: bool = False  # 103.8a: the first player's first draw step
     removal: int = 0  # times designated for removal (CR 807.4e-g)
     normal_next: tuple[str, ...] = ()  # 807.4j: own turn owed right after a deferred extra
+    attacked: tuple[int, ...] = ()  # creatures declared as attackers this turn (508.1, 508.4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,13 +295,16 @@ class Trigger:
 
 @dataclass(frozen=True, slots=True)
 class Delayed:
-    """A delayed triggered ability (CR 603.7): return card `card` (owned by `owner`) from
-    exile at the beginning of the next end step."""
+    """A delayed triggered ability (CR 603.7) at the beginning of the next end step:
+    return card `card` (owned by `owner`) from exile (Astral Slide), or destroy each of
+    `objs` that didn't attack this turn (Maddening Imp)."""
 
     card: int
     owner: str
     controller: str
     source_name: str
+    kind: Literal["return_from_exile", "destroy_unless_attacked"] = "return_from_exile"
+    objs: tuple[int, ...] = ()
 
 
 @dataclass(slots=True)

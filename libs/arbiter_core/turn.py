@@ -6,7 +6,7 @@ just begun (CR 703), and advancing when all players pass with an empty stack (CR
 
 from __future__ import annotations
 
-from arbiter_core import combat, control, grand_melee
+from arbiter_core import combat, combat_damage, control, grand_melee
 from arbiter_core import events as ev
 from arbiter_core.priority import queue_priority
 from arbiter_core.state import Marker, Step
@@ -56,7 +56,7 @@ def turn_based_actions(t: Txn, m: Marker) -> None:
             if combat.request_blockers(t, m):
                 return
         case Step.FIRST_STRIKE_DAMAGE | Step.COMBAT_DAMAGE:
-            if combat.combat_damage(t, m):
+            if combat_damage.combat_damage(t, m):
                 return
         case Step.END:
             _delayed_returns(t)
@@ -71,10 +71,19 @@ def turn_based_actions(t: Txn, m: Marker) -> None:
 def _delayed_returns(t: Txn) -> None:
     """Delayed triggers "at the beginning of the next end step" (CR 603.7; Astral Slide):
     the exiled card returns under its owner's control; not for an owner who has left
-    the game (800.4d)."""
+    the game (800.4d). Maddening Imp's: each of its creatures still on the battlefield
+    that wasn't declared as an attacker this turn is destroyed (701.8a)."""
     while t.s.delayed:
         d = t.s.delayed[0]
         t.emit(ev.DelayedTriggerRemoved(index=0, rule="603.7c"))
+        if d.kind == "destroy_unless_attacked":
+            attacked = {a for m in t.s.markers.values() for a in m.attacked}
+            for oid in d.objs:
+                o = t.s.objects.get(oid)
+                if o is not None and o.zone == "battlefield" and oid not in attacked:
+                    t.emit(ev.ObjectMoved(obj=oid, new_id=t.new_id(), to_zone="graveyard",
+                                          to_player=o.owner, rule="701.8a"))
+            continue
         card = next((o for o in t.s.objects.values()
                      if o.card == d.card and o.zone == "exile"), None)
         if card is not None and not t.s.players[d.owner].left:
@@ -139,7 +148,7 @@ def advance(t: Txn, marker: int) -> None:
         # CR 514.3a: another cleanup step.
         t.emit(ev.StepBegan(marker=marker, step=Step.CLEANUP.value, rule="514.3a"))
         return
-    nxt = next_step(m, combat.any_first_strike(s, m))
+    nxt = next_step(m, combat_damage.any_first_strike(s, m))
     if nxt is not None:
         rule = {Step.PRECOMBAT_MAIN: "505.1", Step.END_OF_COMBAT: "511.1"}.get(nxt, "500.1")
         if nxt == Step.PRECOMBAT_MAIN and m.step == Step.UPKEEP and m.skip_draw:

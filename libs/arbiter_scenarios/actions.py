@@ -30,8 +30,8 @@ if TYPE_CHECKING:
 
 UNSUPPORTED = {"mulligan", "keep", "roll_planar_die"}
 KNOWN = {"player", "play_land", "cast", "targets", "pay", "x", "stack", "activate", "ability",
-         "pass", "pass_until", "marker", "attack", "block", "assign_combat_damage", "choose",
-         "concede", "expect_rejected", *UNSUPPORTED}
+         "pass", "pass_until", "marker", "attack", "bands", "block", "assign_combat_damage",
+         "choose", "concede", "expect_rejected", *UNSUPPORTED}
 UNTIL = {"stack_empty", "next_turn", "end_of_turn", *(s.value for s in Step)}
 
 
@@ -153,7 +153,7 @@ def _command(run: Run, player: str, a: dict[str, Any]) -> Command | None:
     if a.get("concede"):
         return Concede(player=player)
     if "attack" in a:
-        return _attack(run, player, a["attack"] or {})
+        return _attack(run, player, a["attack"] or {}, a.get("bands") or [])
     if "block" in a:
         return _block(run, player, a["block"] or {})
     if "assign_combat_damage" in a:
@@ -175,21 +175,34 @@ def _decision(run: Run, player: str, kind: str) -> tuple[Marker, Decision] | Non
     return None
 
 
-def _attack(run: Run, player: str, attacks: dict[str, str]) -> Command | None:
+def _attack(run: Run, player: str, attacks: dict[str, str],
+            bands: list[Any]) -> Command | None:
+    """`bands: [[A, B], ...]` beside `attack` declares attacking bands (702.22c), each a
+    list of creatures named in `attack` (docs/scenarios.md)."""
     if _decision(run, player, "declare_attackers") is None:
         if not attacks:
             return None  # `{}`: no attackers, accepted even when none could attack
         raise NameError_(f"{player} is not declaring attackers now")
-    return DeclareAttackers(player=player, attacks=[
-        (_permanent(run, player, str(c), team=True), str(d)) for c, d in attacks.items()])
+    if not isinstance(bands, list) or not all(isinstance(b, list) for b in bands):
+        raise NameError_("bands must be a list of lists of attacking creatures")
+    chosen = {str(c): _permanent(run, player, str(c), team=True) for c in attacks}
+    for band in bands:
+        for ref in band:
+            if str(ref) not in chosen:
+                raise NameError_(f"{ref} is in a band but not in the attack")
+    return DeclareAttackers(player=player,
+                            attacks=[(chosen[str(c)], str(d)) for c, d in attacks.items()],
+                            bands=[[chosen[str(ref)] for ref in band] for band in bands])
 
 
-def _attacker(run: Run, ref: str) -> int:
+def _attacker(run: Run, ref: str, blockers_too: bool = False) -> int:
     s = run.state
     ids = [a for m in s.markers.values() if m.combat for a in m.combat.attacker_ids()]
+    if blockers_too:  # a blocking creature's damage (510.1d, 702.22k)
+        ids += [b for m in s.markers.values() if m.combat for b, _ in m.combat.blocks]
     found = [o.id for o in run.names.objects(s, ref) if o.id in ids]
     if not found:
-        raise NameError_(f"{ref} is not attacking")
+        raise NameError_(f"{ref} is not {'in combat' if blockers_too else 'attacking'}")
     return found[0]
 
 
@@ -207,7 +220,7 @@ def _assign(run: Run, player: str, spec: dict[str, dict[str, int]]) -> Command:
     s = run.state
     out: dict[int, dict[str, int]] = {}
     for attacker, split in spec.items():
-        aid = _attacker(run, str(attacker))
+        aid = _attacker(run, str(attacker), blockers_too=True)
         out[aid] = {}
         for recipient, n in split.items():
             if str(recipient) in s.players:

@@ -3,7 +3,7 @@
 
 Source: MTGJSON v5 set files (meta.version 5.2.0+20220425, date 2022-04-25) as committed in
     github.com/AUTRE04216/jsonSets (commit ca38aa761f36c5ac61bebfb6a6f37b6980c487de, one
-    <SET>.json per set at repo root). Also 17 cards listed in tools/extra_cards.txt,
+    <SET>.json per set at repo root). Also 20 cards listed in tools/extra_cards.txt,
     from MTGJSON v5.2.0+20220425 set files from
     github.com/AUTRE04216/jsonSets@ca38aa761f36c5ac61bebfb6a6f37b6980c487de (CMR.json
     missing)
@@ -1739,6 +1739,57 @@ FACTS: dict[str, CardFacts] = {
             "creature, planeswalker, or player instead."
         ),
         keywords=(),
+    ),
+    "Maddening Imp": CardFacts(
+        name="Maddening Imp",
+        mana_cost="{2}{B}",
+        colors=("B",),
+        supertypes=(),
+        types=("Creature",),
+        subtypes=("Imp",),
+        power=1,
+        toughness=1,
+        oracle_text=(
+            "Flying\n"
+            "{T}: Non-Wall creatures the active player controls attack this turn "
+            "if able. At the beginning of the next end step, destroy each of those "
+            "creatures that didn't attack this turn. Activate only during an "
+            "opponent's turn and only before combat."
+        ),
+        keywords=("Flying",),
+    ),
+    "Silent Arbiter": CardFacts(
+        name="Silent Arbiter",
+        mana_cost="{4}",
+        colors=(),
+        supertypes=(),
+        types=("Artifact", "Creature"),
+        subtypes=("Construct",),
+        power=1,
+        toughness=5,
+        oracle_text=(
+            "No more than one creature can attack each combat.\n"
+            "No more than one creature can block each combat."
+        ),
+        keywords=(),
+    ),
+    "Benalish Hero": CardFacts(
+        name="Benalish Hero",
+        mana_cost="{W}",
+        colors=("W",),
+        supertypes=(),
+        types=("Creature",),
+        subtypes=("Human", "Soldier"),
+        power=1,
+        toughness=1,
+        oracle_text=(
+            "Banding (Any creatures with banding, and up to one without, can "
+            "attack in a band. Bands are blocked as a group. If any creatures with "
+            "banding you control are blocking or being blocked by a creature, you "
+            "divide that creature's combat damage, not its controller, among any "
+            "of the creatures it's being blocked by or is blocking.)"
+        ),
+        keywords=("Banding",),
     ),
 }
 # fmt: on

@@ -30,6 +30,7 @@ Keyword = Literal[
     "deathtouch",
     "lifelink",
     "menace",  # 702.111
+    "banding",  # 702.22 (no "bands with other" in the pool)
 ]
 
 Color = Literal["W", "U", "B", "R", "G"]
@@ -508,6 +509,33 @@ class AllCreaturesHaveKeyword(_Data):
     keyword: Keyword
 
 
+class AttackIfAble(_Data):
+    """"Non-Wall creatures the active player controls attack this turn if able." A
+    requirement on each such creature (CR 508.1d), fixed as the effect is applied; with
+    several active players the controller chooses one of them (805.9)."""
+
+    kind: Literal["attack_if_able"] = "attack_if_able"
+    who: Literal["active_player"] = "active_player"
+    non_wall: bool = True
+
+
+class DestroyUnlessAttacked(_Data):
+    """"At the beginning of the next end step, destroy each of those creatures that
+    didn't attack this turn." A delayed triggered ability (CR 603.7) set up for the
+    creatures the effect before it affected."""
+
+    kind: Literal["destroy_unless_attacked"] = "destroy_unless_attacked"
+
+
+class NoMoreThanOneCombatant(_Data):
+    """Static: "No more than one creature can attack each combat." (a restriction on the
+    whole declaration, CR 508.1c; 802.3a) or "... can block each combat." (509.1b;
+    802.4b: judged per defending player)."""
+
+    kind: Literal["no_more_than_one_combatant"] = "no_more_than_one_combatant"
+    declaring: Literal["attack", "block"]
+
+
 class Detain(_Data):
     """Detain the target (CR 701.35a): until your next turn it can't attack or block and
     its activated abilities can't be activated (800.4m if you leave the game). A keyword
@@ -569,6 +597,9 @@ Effect = (
     | LoseLife
     | AllCreaturesHaveKeyword
     | Detain
+    | AttackIfAble
+    | DestroyUnlessAttacked
+    | NoMoreThanOneCombatant
 )
 
 # ---------------------------------------------------------------- costs
@@ -617,6 +648,8 @@ class ActivatedAbility(_Data):
     effects: tuple[Effect, ...] = Field(min_length=1)
     sorcery_speed: bool = False
     any_player: bool = False  # "Any player may activate this ability." (801.6 with range)
+    # "Activate only during an opponent's turn and only before combat." (CR 602.5)
+    opponents_turn_before_combat: bool = False
 
 
 TriggerEvent = Literal[

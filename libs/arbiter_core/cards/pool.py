@@ -14,6 +14,7 @@ from arbiter_core.cards.model import (
     ActivatedAbility,
     AddMana,
     AllCreaturesHaveKeyword,
+    AttackIfAble,
     BecomeCreature,
     CantAttackOrBlock,
     CantAttackYouIfChosenColorWithoutFlying,
@@ -27,6 +28,7 @@ from arbiter_core.cards.model import (
     CreateTokens,
     DealDamage,
     Destroy,
+    DestroyUnlessAttacked,
     Detain,
     Discard,
     DoubleLife,
@@ -54,6 +56,7 @@ from arbiter_core.cards.model import (
     ModifyPowerToughness,
     NoLossForZeroLife,
     NoMinusCountersOnYourCreatures,
+    NoMoreThanOneCombatant,
     OpponentsCantWin,
     OpponentsCreaturesLoseKeyword,
     PreventCombatDamage,
@@ -455,6 +458,22 @@ _DEFINITIONS: tuple[CardDefinition, ...] = (
         StaticAbility(effects=(NoMinusCountersOnYourCreatures(),)),
         StaticAbility(effects=(OpponentsCreaturesLoseKeyword(keyword="infect"),)),
     ),
+    # attack requirements (508.1d, 805.9), restrictions (508.1c, 509.1b), banding (702.22)
+    _card(
+        "Maddening Imp",
+        _kw("flying"),
+        ActivatedAbility(
+            cost=Cost(tap=True),
+            effects=(AttackIfAble(who="active_player", non_wall=True), DestroyUnlessAttacked()),
+            opponents_turn_before_combat=True,
+        ),
+    ),
+    _card(
+        "Silent Arbiter",
+        StaticAbility(effects=(NoMoreThanOneCombatant(declaring="attack"),)),
+        StaticAbility(effects=(NoMoreThanOneCombatant(declaring="block"),)),
+    ),
+    _card("Benalish Hero", _kw("banding", reminder=True)),
     _card(
         "Inaction Injunction",
         _spell(Detain(target=0), DrawCards(), targets=_target("creature_an_opponent_controls")),

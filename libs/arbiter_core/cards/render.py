@@ -30,6 +30,7 @@ from arbiter_core.cards.model import (
     AllCreaturesHaveKeyword,
     Amount,
     Attach,
+    AttackIfAble,
     BecomeCreature,
     CantAttackOrBlock,
     CantAttackYouIfChosenColorWithoutFlying,
@@ -43,6 +44,7 @@ from arbiter_core.cards.model import (
     CreateTokens,
     DealDamage,
     Destroy,
+    DestroyUnlessAttacked,
     Detain,
     Discard,
     DoubleLife,
@@ -70,6 +72,7 @@ from arbiter_core.cards.model import (
     ModifyPowerToughness,
     NoLossForZeroLife,
     NoMinusCountersOnYourCreatures,
+    NoMoreThanOneCombatant,
     OpponentsCantWin,
     OpponentsCreaturesLoseKeyword,
     PlayerRef,
@@ -111,6 +114,7 @@ KEYWORD_NAMES: dict[Keyword, str] = {
     "deathtouch": "deathtouch",
     "lifelink": "lifelink",
     "menace": "menace",
+    "banding": "banding",
 }
 
 # Reminder text for a keyword an effect grants until end of turn (CR 207.2a).
@@ -133,6 +137,12 @@ KEYWORD_REMINDERS: dict[Keyword, str] = {
     "deathtouch": "Any amount of damage this deals to a creature is enough to destroy it.",
     "lifelink": "Damage dealt by this creature also causes you to gain that much life.",
     "menace": "This creature can't be blocked except by two or more creatures.",
+    "banding": (
+        "Any creatures with banding, and up to one without, can attack in a band. Bands are "
+        "blocked as a group. If any creatures with banding you control are blocking or being "
+        "blocked by a creature, you divide that creature's combat damage, not its controller, "
+        "among any of the creatures it's being blocked by or is blocking."
+    ),
 }
 
 COLOR_WORDS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
@@ -576,6 +586,19 @@ def _added_effect(effect: Effect, ctx: _Context) -> str:
         return f"all creatures have {KEYWORD_NAMES[effect.keyword]}."
     if isinstance(effect, Detain):
         return _with_reminder(f"detain {ctx.ref(effect.target)}.", effect)
+    return _combat_effect(effect)
+
+
+def _combat_effect(effect: Effect) -> str:
+    """Wording for attack requirements and restrictions (CR 508.1c-d, 509.1b)."""
+    if isinstance(effect, AttackIfAble):
+        non_wall = "non-Wall " if effect.non_wall else ""
+        return f"{non_wall}creatures the active player controls attack this turn if able."
+    if isinstance(effect, DestroyUnlessAttacked):
+        return ("at the beginning of the next end step, destroy each of those creatures "
+                "that didn't attack this turn.")
+    if isinstance(effect, NoMoreThanOneCombatant):
+        return f"no more than one creature can {effect.declaring} each combat."
     raise TypeError(f"no wording for effect {effect!r}")
 
 
@@ -674,6 +697,8 @@ def render_ability(ability: Ability, card: CardDefinition) -> str:
             text += " Activate only as a sorcery."  # CR 602.5d
         if ability.any_player:
             text += " Any player may activate this ability."  # CR 602.2
+        if ability.opponents_turn_before_combat:  # CR 602.5
+            text += " Activate only during an opponent's turn and only before combat."
         if _is_intrinsic_mana_ability(ability, card):
             text = f"({text})"  # reminder text for CR 305.6
         return text
