@@ -14,8 +14,16 @@ from typing import Any
 import msgspec
 
 from .codec import decode_object, encode_object
+from .combiner import AppendRequest, Combiner
 from .errors import StreamNotFound
-from .integrity import EncodedEvent, RawEvent, VerifyInput, make_anchor, verify_chains
+from .integrity import (
+    EncodedEvent,
+    RawEvent,
+    VerifyInput,
+    hash_parts,
+    make_anchor,
+    verify_chains,
+)
 from .model import (
     Anchor,
     EventStore,
@@ -70,15 +78,16 @@ class StoreBase(EventStore):
         self._upcasters = upcasters
         self._subscriptions: set[Subscription] = set()
         self._subscriptions_lock = threading.Lock()
+        self._combiner = Combiner(self._append_group)
 
     # -- storage primitives --------------------------------------------------------
 
     @abstractmethod
-    def _append_encoded(self, stream_id: str, expected_version: int,
-                        events: list[EncodedEvent], command_id: str | None,
-                        tracking: Tracking | None) -> list[RawEvent]:
-        """One transaction: the earlier rows for a known ``command_id``; else check the
-        tracking and the version, then number, hash and insert ``events``."""
+    def _append_group(self, group: list[AppendRequest]) -> None:
+        """Run a group of appends (distinct streams and consumers) in one transaction
+        and set each request's outcome (see :mod:`arbiter_store.combiner`): for each,
+        the earlier rows of a known ``command_id``; else check the tracking and the
+        version, then number, hash and insert its events."""
 
     @abstractmethod
     def _record_tracking(self, tracking: Tracking) -> None: ...
@@ -144,9 +153,35 @@ class StoreBase(EventStore):
             if tracking is not None:
                 self._record_tracking(tracking)
             return []
-        rows = self._append_encoded(stream_id, expected_version, encoded, command_id, tracking)
+        request = AppendRequest(stream_id, expected_version, encoded,
+                                hash_parts(stream_id, expected_version, encoded),
+                                command_id, tracking)
+        self._combiner.submit(request)
+        if request.error is not None:
+            raise request.error
         self._appended()
-        return [self._decode(row) for row in rows]
+        if request.earlier is not None:
+            return [self._decode(row) for row in request.earlier]
+        assert request.base is not None
+        return self._stored(stream_id, expected_version, request.base, encoded)
+
+    def _stored(self, stream_id: str, expected_version: int, base: int,
+                events: list[EncodedEvent]) -> list[StoredEvent]:
+        """What :meth:`append` returns for a new batch, decoded from the bytes it stored
+        (what a later read returns) without reading them back."""
+        decode, upcasters = _decoder.decode, self._upcasters
+        stored: list[StoredEvent] = []
+        for offset, event in enumerate(events, start=1):
+            payload, schema_version = decode(event.payload), event.schema_version
+            if upcasters is not None and (event.type, schema_version) in upcasters:
+                schema_version, payload = upcasters.upcast(
+                    event.type, schema_version, payload,
+                    where=f"event {stream_id!r}@{expected_version + offset} "
+                          f"(position {base + offset})")
+            stored.append(StoredEvent(stream_id, expected_version + offset, base + offset,
+                                      event.type, schema_version, payload, event.rule,
+                                      decode(event.metadata)))
+        return stored
 
     def _appended(self) -> None:
         """Hook run after a successful append (wakes in-process subscribers)."""

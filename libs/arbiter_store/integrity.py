@@ -42,10 +42,13 @@ __all__ = [
     "ANCHOR_KEY_ENV",
     "GENESIS_HASH",
     "EncodedEvent",
+    "HashParts",
     "RawEvent",
     "anchor_key_from_env",
     "chain",
     "event_hash",
+    "hash_parts",
+    "link",
     "make_anchor",
     "sign_anchor",
     "verify_chains",
@@ -86,6 +89,9 @@ def _frame(tag: bytes, data: bytes) -> bytes:
     return tag + len(data).to_bytes(8, "big") + data
 
 
+_NO_RULE = _frame(b"n", b"")
+
+
 def event_hash(
     prev_hash: str,
     stream_id: str,
@@ -117,6 +123,54 @@ def event_hash(
     return digest.hexdigest()
 
 
+class HashParts(NamedTuple):
+    """The parts of each event's hash input that do not depend on its global position
+    or on the previous hash, computed before any lock is taken::
+
+        hash = sha256(prev_hash || pre || frame(position) || mid || payload || end || metadata)
+
+    ``pre`` = domain tag, stream id and version frames; ``mid`` = type and schema
+    version frames and the payload's frame header; ``end`` = the rule frame and the
+    metadata's frame header.  Identical to :func:`event_hash`, byte for byte.
+    """
+
+    pre: list[bytes]
+    mid: list[bytes]
+    end: list[bytes]
+
+
+def hash_parts(stream_id: str, expected_version: int,
+               events: Sequence[EncodedEvent]) -> HashParts:
+    """The position-independent hash input of a batch appended at ``expected_version``."""
+    head = _EVENT_DOMAIN + _frame(b"s", stream_id.encode())
+    pre: list[bytes] = []
+    mid: list[bytes] = []
+    end: list[bytes] = []
+    for offset, event in enumerate(events, start=1):
+        pre.append(head + _frame(b"i", str(expected_version + offset).encode()))
+        mid.append(b"".join((_frame(b"s", event.type.encode()),
+                             _frame(b"i", str(event.schema_version).encode()),
+                             b"b", len(event.payload).to_bytes(8, "big"))))
+        rule = _NO_RULE if event.rule is None else _frame(b"s", event.rule.encode())
+        end.append(rule + b"b" + len(event.metadata).to_bytes(8, "big"))
+    return HashParts(pre, mid, end)
+
+
+def link(prev_hash: str, base_position: int, parts: HashParts,
+         events: Sequence[EncodedEvent]) -> list[str]:
+    """The chained hashes of a batch whose first event gets ``base_position + 1``."""
+    hashes: list[str] = []
+    sha256, join = hashlib.sha256, b"".join
+    for i, (pre, mid, end, event) in enumerate(zip(parts.pre, parts.mid, parts.end, events,
+                                                   strict=True), start=1):
+        position = str(base_position + i).encode()
+        prev_hash = sha256(join((prev_hash.encode("ascii"), pre, b"i",
+                                 len(position).to_bytes(8, "big"), position, mid,
+                                 event.payload, end, event.metadata))).hexdigest()
+        hashes.append(prev_hash)
+    return hashes
+
+
 def chain(
     stream_id: str,
     expected_version: int,
@@ -126,14 +180,11 @@ def chain(
 ) -> list[RawEvent]:
     """Number and hash a batch: versions follow ``expected_version``, positions follow
     ``base_position``, and the first event links to ``prev_hash``."""
-    rows: list[RawEvent] = []
-    for offset, event in enumerate(events, start=1):
-        version, position = expected_version + offset, base_position + offset
-        prev_hash = event_hash(prev_hash, stream_id, version, position, event.type,
-                               event.schema_version, event.payload, event.rule, event.metadata)
-        rows.append(RawEvent(stream_id, version, position, event.type, event.schema_version,
-                             event.payload, event.rule, event.metadata, prev_hash))
-    return rows
+    hashes = link(prev_hash, base_position, hash_parts(stream_id, expected_version, events),
+                  events)
+    return [RawEvent(stream_id, expected_version + i, base_position + i, e.type,
+                     e.schema_version, e.payload, e.rule, e.metadata, digest)
+            for i, (e, digest) in enumerate(zip(events, hashes, strict=True), start=1)]
 
 
 def _raw(value: bytes | str) -> bytes:

@@ -28,14 +28,25 @@ import threading
 import time
 import weakref
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any, Final, Literal
 
-from .base import RAW_COLUMNS, StoreBase
+from .base import RAW_COLUMNS
+from .combiner import AppendRequest, failed
 from .errors import AlreadyProcessed, ConcurrencyConflict, CorruptStore, InvalidSnapshot, StoreError
-from .integrity import GENESIS_HASH, EncodedEvent, RawEvent, VerifyInput, chain
+from .integrity import GENESIS_HASH, RawEvent, VerifyInput, link
 from .migrations import apply_sqlite_migrations, latest_version
-from .model import Anchor, Snapshot, Tracking, check_stream_id
+from .model import Anchor, Snapshot, Tracking
+from .reads import (
+    ANCHOR_COLUMNS,
+    SNAPSHOT_COLUMNS,
+    Executor,
+    Queries,
+    SQLReads,
+    raw_stream,
+    stream_version,
+    verify_rows,
+)
 from .subscription import EventWaiter, Waiter
 from .upcasting import Upcasters
 
@@ -50,17 +61,20 @@ _SQLITE_BUSY: Final = 5
 _SQLITE_LOCKED: Final = 6
 _SQLITE_CORRUPT: Final = 11
 _SQLITE_NOTADB: Final = 26
-_MAX_INT64: Final = 2**63 - 1
 
-_INSERT_EVENT: Final = f"INSERT INTO events ({RAW_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-_SNAPSHOT_COLUMNS: Final = "stream_id, version, state, state_hash, created"
-_ANCHOR_COLUMNS: Final = "stream_id, version, head_hash, signature, created"
+#: Multi-row INSERTs of these sizes (one statement per chunk is much cheaper than a
+#: statement per row; few sizes keep the statement cache small; 64 * 9 < 999 variables).
+_CHUNKS: Final = (64, 16, 4, 1)
+_INSERTS: Final = {size: f"INSERT INTO events ({RAW_COLUMNS}) VALUES "
+                         + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?)"] * size) for size in _CHUNKS}
+_Q: Final = Queries("?")
 
 
-class SQLiteEventStore(StoreBase):
+class SQLiteEventStore(SQLReads):
     """Event store in one SQLite file (or in memory)."""
 
     default_poll_interval = 0.1
+    _q = _Q
 
     def __init__(
         self,
@@ -154,54 +168,89 @@ class SQLiteEventStore(StoreBase):
 
     # -- writing -----------------------------------------------------------------
 
-    def _append_encoded(self, stream_id: str, expected_version: int,
-                        events: list[EncodedEvent], command_id: str | None,
-                        tracking: Tracking | None) -> list[RawEvent]:
+    def _append_group(self, group: list[AppendRequest]) -> None:
+        alone = len(group) == 1
+        outcomes: list[tuple[int | None, list[RawEvent] | None, Exception | None]] = []
         try:
             with self._write() as conn:
-                return self._insert(conn, stream_id, expected_version, events, command_id,
-                                    tracking)
-        except StoreError as exc:
-            cause = exc.__cause__
-            if not isinstance(cause, sqlite3.IntegrityError) or "events." not in str(cause):
-                raise
-            # Unreachable while every writer uses BEGIN IMMEDIATE; kept as the
-            # backstop for the expected-version check.
-            actual = self.stream_version(stream_id)
-            raise ConcurrencyConflict(stream_id, expected_version, actual) from cause
+                for request in group:
+                    if alone:  # an error rolls the whole transaction back
+                        outcomes.append((*self._insert(conn, request), None))
+                        continue
+                    conn.execute("SAVEPOINT member")  # an error undoes this member only
+                    try:
+                        outcomes.append((*self._insert(conn, request), None))
+                    except Exception as exc:
+                        conn.execute("ROLLBACK TO member")
+                        outcomes.append((None, None, self._member_error(conn, request, exc)))
+                    conn.execute("RELEASE member")
+        except (ConcurrencyConflict, AlreadyProcessed) as exc:  # alone
+            group[0].error = exc
+            return
+        except StoreError as exc:  # a translated sqlite3.Error, or the store is closed
+            for request in group:
+                request.error = (self._member_error(None, request, exc.__cause__ or exc)
+                                 if alone else failed(exc))
+            return
+        for request, (base, earlier, error) in zip(group, outcomes, strict=True):
+            request.base, request.earlier, request.error = base, earlier, error
 
-    def _insert(self, conn: sqlite3.Connection, stream_id: str, expected_version: int,
-                events: list[EncodedEvent], command_id: str | None,
-                tracking: Tracking | None) -> list[RawEvent]:
+    def _member_error(self, conn: sqlite3.Connection | None, request: AppendRequest,
+                      exc: BaseException) -> Exception:
+        """The error one append raises for ``exc`` (a conflict for the unique-constraint
+        backstop, which is unreachable while every writer uses BEGIN IMMEDIATE)."""
+        if isinstance(exc, sqlite3.IntegrityError) and "events." in str(exc):
+            if conn is None:
+                actual = self.stream_version(request.stream_id)
+            else:
+                actual = stream_version(conn, _Q, request.stream_id)
+            error: Exception = ConcurrencyConflict(request.stream_id, request.expected_version,
+                                                   actual)
+            error.__cause__ = exc
+            return error
+        if isinstance(exc, sqlite3.Error):
+            return _translate(exc, self._path)
+        return exc if isinstance(exc, Exception) else failed(exc)
+
+    def _insert(self, conn: sqlite3.Connection, request: AppendRequest
+                ) -> tuple[int | None, list[RawEvent] | None]:
+        """(base position, None) after writing; (None, earlier rows) for a repeat."""
+        stream_id, expected_version = request.stream_id, request.expected_version
         head = conn.execute(
             "SELECT version, head_hash FROM streams WHERE stream_id = ?", (stream_id,)
         ).fetchone()
         actual, prev_hash = (0, GENESIS_HASH) if head is None else (int(head[0]), head[1])
-        if command_id is not None:
+        if request.command_id is not None:
             earlier = conn.execute(
                 "SELECT first_version, last_version FROM commands "
-                "WHERE stream_id = ? AND command_id = ?", (stream_id, command_id)).fetchone()
+                "WHERE stream_id = ? AND command_id = ?",
+                (stream_id, request.command_id)).fetchone()
             if earlier is not None:
-                return _raw_stream(conn, stream_id, earlier[0], earlier[1])
-        if tracking is not None:
-            _track(conn, tracking)
+                return None, raw_stream(conn, _Q, stream_id, earlier[0], earlier[1])
+        if request.tracking is not None:
+            _track(conn, request.tracking)
         if actual != expected_version:
             raise ConcurrencyConflict(stream_id, expected_version, actual)
-        last_position = conn.execute("SELECT COALESCE(MAX(position), 0) FROM events").fetchone()[0]
-        rows = chain(stream_id, expected_version, last_position, prev_hash, events)
-        conn.executemany(_INSERT_EVENT, rows)
-        version, head_hash = rows[-1].version, rows[-1].hash
+        base = conn.execute("SELECT COALESCE(MAX(position), 0) FROM events").fetchone()[0]
+        events = request.events
+        hashes = link(prev_hash, base, request.parts, events)
+        values: list[Any] = []
+        for offset, (event, digest) in enumerate(zip(events, hashes, strict=True), start=1):
+            values += (stream_id, expected_version + offset, base + offset, event.type,
+                       event.schema_version, event.payload, event.rule, event.metadata, digest)
+        _insert_rows(conn, values)
+        version = expected_version + len(events)
         if head is None:
             conn.execute("INSERT INTO streams (stream_id, version, first_position, head_hash) "
-                         "VALUES (?, ?, ?, ?)", (stream_id, version, rows[0].position, head_hash))
+                         "VALUES (?, ?, ?, ?)", (stream_id, version, base + 1, hashes[-1]))
         else:
             conn.execute("UPDATE streams SET version = ?, head_hash = ? WHERE stream_id = ?",
-                         (version, head_hash, stream_id))
-        if command_id is not None:
+                         (version, hashes[-1], stream_id))
+        if request.command_id is not None:
             conn.execute("INSERT INTO commands (stream_id, command_id, first_version, "
                          "last_version) VALUES (?, ?, ?, ?)",
-                         (stream_id, command_id, rows[0].version, version))
-        return rows
+                         (stream_id, request.command_id, expected_version + 1, version))
+        return base, None
 
     def _appended(self) -> None:
         with _WAITERS_LOCK:
@@ -215,83 +264,31 @@ class SQLiteEventStore(StoreBase):
 
     def _save_snapshot_raw(self, snapshot: Snapshot) -> None:
         with self._write() as conn:
-            version = _current_version(conn, snapshot.stream_id)
+            version = stream_version(conn, _Q, snapshot.stream_id)
             if snapshot.version > version:
                 raise InvalidSnapshot(
                     f"cannot save a snapshot of {snapshot.stream_id!r} at version "
                     f"{snapshot.version}: the stream is at version {version}")
-            conn.execute(f"INSERT OR REPLACE INTO snapshots ({_SNAPSHOT_COLUMNS}) "
+            conn.execute(f"INSERT OR REPLACE INTO snapshots ({SNAPSHOT_COLUMNS}) "
                          "VALUES (?, ?, ?, ?, ?)", tuple(_snapshot_values(snapshot)))
 
     def _insert_anchor(self, anchor: Anchor) -> None:
         with self._write() as conn:
-            conn.execute(f"INSERT OR REPLACE INTO anchors ({_ANCHOR_COLUMNS}) "
+            conn.execute(f"INSERT OR REPLACE INTO anchors ({ANCHOR_COLUMNS}) "
                          "VALUES (?, ?, ?, ?, ?)", tuple(_anchor_values(anchor)))
 
-    # -- reading -----------------------------------------------------------------
+    # -- reading (the queries are in arbiter_store.reads) ---------------------------
 
-    def _read_stream_raw(self, stream_id: str, from_version: int,
-                         to_version: int | None) -> list[RawEvent]:
-        upper = _MAX_INT64 if to_version is None else min(to_version, _MAX_INT64)
-        with self._connection() as conn:
-            return _raw_stream(conn, stream_id, min(from_version, _MAX_INT64), upper)
-
-    def _read_all_raw(self, from_position: int, limit: int | None) -> list[RawEvent]:
-        with self._connection() as conn:
-            rows = conn.execute(
-                f"SELECT {RAW_COLUMNS} FROM events WHERE position >= ? ORDER BY position LIMIT ?",
-                (min(from_position, _MAX_INT64), -1 if limit is None else limit),
-            ).fetchall()
-        return [RawEvent(*row) for row in rows]
-
-    def stream_version(self, stream_id: str) -> int:
-        check_stream_id(stream_id)
-        with self._connection() as conn:
-            return _current_version(conn, stream_id)
-
-    def stream_ids(self) -> list[str]:
-        with self._connection() as conn:
-            rows = conn.execute("SELECT stream_id FROM streams ORDER BY first_position").fetchall()
-        return [row[0] for row in rows]
-
-    def _consumer_position_raw(self, consumer: str) -> int:
-        with self._connection() as conn:
-            row = conn.execute("SELECT position FROM tracking WHERE consumer = ?",
-                               (consumer,)).fetchone()
-        return 0 if row is None else int(row[0])
-
-    def _load_snapshot_raw(self, stream_id: str, max_version: int | None) -> Snapshot | None:
-        upper = _MAX_INT64 if max_version is None else min(max_version, _MAX_INT64)
-        with self._connection() as conn:
-            row = conn.execute(
-                f"SELECT {_SNAPSHOT_COLUMNS} FROM snapshots WHERE stream_id = ? "
-                "AND version <= ? ORDER BY version DESC LIMIT 1", (stream_id, upper)).fetchone()
-        return None if row is None else Snapshot(*row)
-
-    def _stream_head(self, stream_id: str) -> tuple[int, str]:
-        with self._connection() as conn:
-            row = conn.execute("SELECT version, hash FROM events WHERE stream_id = ? "
-                               "ORDER BY version DESC LIMIT 1", (stream_id,)).fetchone()
-        return (0, "") if row is None else (int(row[0]), str(row[1]))
-
-    def _anchors_raw(self, stream_id: str | None) -> list[Anchor]:
-        with self._connection() as conn:
-            return _anchors(conn, stream_id)
+    def _reader(self) -> AbstractContextManager[Executor]:
+        return self._connection()
 
     def _verify_input(self, stream_id: str | None) -> VerifyInput:
-        where, params = ("", ()) if stream_id is None else (" WHERE stream_id = ?", (stream_id,))
         with self._connection() as conn:
             conn.execute("BEGIN")  # one read snapshot for all three tables
             try:
-                events = [RawEvent(*row) for row in conn.execute(
-                    f"SELECT {RAW_COLUMNS} FROM events{where} ORDER BY stream_id, version",
-                    params)]
-                heads = {row[0]: (int(row[1]), str(row[2])) for row in conn.execute(
-                    f"SELECT stream_id, version, head_hash FROM streams{where}", params)}
-                anchors = _anchors(conn, stream_id)
+                return verify_rows(conn, self._q, stream_id)
             finally:
                 conn.execute("ROLLBACK")
-        return VerifyInput(events, heads, anchors, global_scope=stream_id is None)
 
     def _new_waiter(self) -> Waiter:
         with self._connection():
@@ -341,17 +338,13 @@ def _local_waiters(path: str) -> weakref.WeakSet[EventWaiter]:
         return _WAITERS_BY_FILE.setdefault(os.path.realpath(path), weakref.WeakSet())
 
 
-def _current_version(conn: sqlite3.Connection, stream_id: str) -> int:
-    row = conn.execute("SELECT version FROM streams WHERE stream_id = ?", (stream_id,)).fetchone()
-    return 0 if row is None else int(row[0])
-
-
-def _raw_stream(conn: sqlite3.Connection, stream_id: str, first: int, last: int
-                ) -> list[RawEvent]:
-    rows = conn.execute(
-        f"SELECT {RAW_COLUMNS} FROM events WHERE stream_id = ? "
-        "AND version BETWEEN ? AND ? ORDER BY version", (stream_id, first, last)).fetchall()
-    return [RawEvent(*row) for row in rows]
+def _insert_rows(conn: sqlite3.Connection, values: list[Any]) -> None:
+    """Insert event rows (9 values each, flat) with a few multi-row statements."""
+    done, count = 0, len(values) // 9
+    for size in _CHUNKS:
+        while count - done >= size:
+            conn.execute(_INSERTS[size], values[done * 9:(done + size) * 9])
+            done += size
 
 
 def _track(conn: sqlite3.Connection, tracking: Tracking) -> None:
@@ -362,13 +355,6 @@ def _track(conn: sqlite3.Connection, tracking: Tracking) -> None:
     conn.execute("INSERT INTO tracking (consumer, position) VALUES (?, ?) ON CONFLICT (consumer) "
                  "DO UPDATE SET position = excluded.position",
                  (tracking.consumer, tracking.position))
-
-
-def _anchors(conn: sqlite3.Connection, stream_id: str | None) -> list[Anchor]:
-    where, params = ("", ()) if stream_id is None else (" WHERE stream_id = ?", (stream_id,))
-    rows = conn.execute(f"SELECT {_ANCHOR_COLUMNS} FROM anchors{where} "
-                        "ORDER BY stream_id, version", params).fetchall()
-    return [Anchor(*row) for row in rows]
 
 
 def _snapshot_values(snapshot: Snapshot) -> list[Any]:

@@ -135,7 +135,7 @@ class TestMigrations:
 
     def test_upgrade_applies_each_migration_once(self, pg_schemas: Callable[[], str]) -> None:
         url = pg_schemas()
-        assert upgrade(url) == ALL_MIGRATIONS == [1, 2, 3] and upgrade(url) == []
+        assert upgrade(url) == ALL_MIGRATIONS == [1, 2, 3, 4] and upgrade(url) == []
         with psycopg.connect(url) as conn:
             rows = conn.execute("SELECT version, name FROM schema_migrations "
                                 "ORDER BY version").fetchall()
@@ -149,10 +149,10 @@ class TestMigrations:
         with psycopg.connect(url, autocommit=True) as conn:  # back to version 1
             conn.execute("DELETE FROM schema_migrations WHERE version >= 2")
             conn.execute("DROP TABLE commands, tracking, snapshots, anchors")
-            conn.execute("DROP FUNCTION arbiter_append")
+            conn.execute("DROP FUNCTION arbiter_append, arbiter_append_group")
         with pytest.raises(MigrationRequired, match="has store schema version 1"):
             open_store(url)
-        assert upgrade(url) == [2, 3]
+        assert upgrade(url) == [2, 3, 4]
         with open_store(url) as store:
             store.append("s", 0, [ev()], command_id="c")
 

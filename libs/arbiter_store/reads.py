@@ -1,0 +1,145 @@
+"""The read primitives both SQL backends share: the same queries, written once, with
+the backend's placeholder (``?`` for sqlite3, ``%s`` for psycopg)."""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from typing import Any, ClassVar, Final, Protocol
+
+from .base import RAW_COLUMNS, StoreBase
+from .integrity import RawEvent, VerifyInput
+from .model import Anchor, Snapshot, check_stream_id
+
+__all__ = ["MAX_INT64", "Queries", "SQLReads"]
+
+MAX_INT64: Final = 2**63 - 1
+SNAPSHOT_COLUMNS: Final = "stream_id, version, state, state_hash, created"
+ANCHOR_COLUMNS: Final = "stream_id, version, head_hash, signature, created"
+
+
+class Cursor(Protocol):
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+
+class Executor(Protocol):
+    """What sqlite3 and psycopg connections have in common."""
+
+    def execute(self, query: str, params: Sequence[Any], /) -> Cursor: ...
+
+
+class Queries:
+    """Every read query, with ``p`` as the placeholder."""
+
+    def __init__(self, p: str) -> None:
+        self.stream = (f"SELECT {RAW_COLUMNS} FROM events WHERE stream_id = {p} "
+                       f"AND version BETWEEN {p} AND {p} ORDER BY version")
+        self.all = (f"SELECT {RAW_COLUMNS} FROM events WHERE position >= {p} "
+                    f"ORDER BY position LIMIT {p}")
+        self.version = f"SELECT version FROM streams WHERE stream_id = {p}"
+        self.tracked = f"SELECT position FROM tracking WHERE consumer = {p}"
+        self.snapshot = (f"SELECT {SNAPSHOT_COLUMNS} FROM snapshots WHERE stream_id = {p} "
+                         f"AND version <= {p} ORDER BY version DESC LIMIT 1")
+        self.head = (f"SELECT version, hash FROM events WHERE stream_id = {p} "
+                     "ORDER BY version DESC LIMIT 1")
+        self.bodies = (f"SELECT type, schema_version, payload, rule FROM events WHERE "
+                       f"stream_id = {p} AND version BETWEEN {p} AND {p} ORDER BY version")
+        self.where_stream = f" WHERE stream_id = {p}"
+
+
+def raw_stream(conn: Executor, q: Queries, stream_id: str, first: int,
+               last: int) -> list[RawEvent]:
+    return [RawEvent(*row) for row in conn.execute(q.stream, (stream_id, first, last)).fetchall()]
+
+
+def stream_version(conn: Executor, q: Queries, stream_id: str) -> int:
+    row = conn.execute(q.version, (stream_id,)).fetchone()
+    return 0 if row is None else int(row[0])
+
+
+def tracked(conn: Executor, q: Queries, consumer: str) -> int:
+    row = conn.execute(q.tracked, (consumer,)).fetchone()
+    return 0 if row is None else int(row[0])
+
+
+def anchors(conn: Executor, q: Queries, stream_id: str | None) -> list[Anchor]:
+    where, params = ("", ()) if stream_id is None else (q.where_stream, (stream_id,))
+    rows = conn.execute(f"SELECT {ANCHOR_COLUMNS} FROM anchors{where} "
+                        "ORDER BY stream_id, version", params).fetchall()
+    return [Anchor(*row) for row in rows]
+
+
+def verify_rows(conn: Executor, q: Queries, stream_id: str | None) -> VerifyInput:
+    """What ``verify`` needs (the caller makes it one consistent snapshot)."""
+    where, params = ("", ()) if stream_id is None else (q.where_stream, (stream_id,))
+    events = [RawEvent(*row) for row in conn.execute(
+        f"SELECT {RAW_COLUMNS} FROM events{where} ORDER BY stream_id, version",
+        params).fetchall()]
+    heads = {row[0]: (int(row[1]), str(row[2])) for row in conn.execute(
+        f"SELECT stream_id, version, head_hash FROM streams{where}", params).fetchall()}
+    return VerifyInput(events, heads, anchors(conn, q, stream_id),
+                       global_scope=stream_id is None)
+
+
+class SQLReads(StoreBase):
+    """:class:`StoreBase`'s read primitives over :meth:`_reader` connections."""
+
+    _q: ClassVar[Queries]
+
+    @abstractmethod
+    def _reader(self) -> AbstractContextManager[Executor]:
+        """A connection for reads (errors translated to StoreError)."""
+
+    def _read_stream_raw(self, stream_id: str, from_version: int,
+                         to_version: int | None) -> list[RawEvent]:
+        upper = MAX_INT64 if to_version is None else min(to_version, MAX_INT64)
+        with self._reader() as conn:
+            return raw_stream(conn, self._q, stream_id, min(from_version, MAX_INT64), upper)
+
+    def read_bodies(self, stream_id: str, from_version: int = 1,
+                    to_version: int | None = None) -> list[tuple[str, int, bytes, str | None]]:
+        # Replay's read: only the four columns it needs, as the driver returns them.
+        check_stream_id(stream_id)
+        upper = MAX_INT64 if to_version is None else min(to_version, MAX_INT64)
+        with self._reader() as conn:
+            return conn.execute(self._q.bodies,
+                                (stream_id, min(from_version, MAX_INT64), upper)).fetchall()
+
+    def _read_all_raw(self, from_position: int, limit: int | None) -> list[RawEvent]:
+        with self._reader() as conn:
+            rows = conn.execute(self._q.all, (min(from_position, MAX_INT64),
+                                              MAX_INT64 if limit is None else limit)).fetchall()
+        return [RawEvent(*row) for row in rows]
+
+    def stream_version(self, stream_id: str) -> int:
+        check_stream_id(stream_id)
+        with self._reader() as conn:
+            return stream_version(conn, self._q, stream_id)
+
+    def stream_ids(self) -> list[str]:
+        with self._reader() as conn:  # version 0: a new stream's row during its append
+            rows = conn.execute("SELECT stream_id FROM streams WHERE version > 0 "
+                                "ORDER BY first_position", ()).fetchall()
+        return [row[0] for row in rows]
+
+    def _consumer_position_raw(self, consumer: str) -> int:
+        with self._reader() as conn:
+            return tracked(conn, self._q, consumer)
+
+    def _load_snapshot_raw(self, stream_id: str, max_version: int | None) -> Snapshot | None:
+        upper = MAX_INT64 if max_version is None else min(max_version, MAX_INT64)
+        with self._reader() as conn:
+            row = conn.execute(self._q.snapshot, (stream_id, upper)).fetchone()
+        return None if row is None else Snapshot(*row)
+
+    def _stream_head(self, stream_id: str) -> tuple[int, str]:
+        with self._reader() as conn:
+            row = conn.execute(self._q.head, (stream_id,)).fetchone()
+        return (0, "") if row is None else (int(row[0]), str(row[1]))
+
+    def _anchors_raw(self, stream_id: str | None) -> list[Anchor]:
+        with self._reader() as conn:
+            return anchors(conn, self._q, stream_id)
