@@ -10,8 +10,8 @@ game returns to the moment before the proposal).
 
 from __future__ import annotations
 
+from arbiter_core import choices, life
 from arbiter_core import events as ev
-from arbiter_core import life
 from arbiter_core.cards.model import (
     ActivatedAbility,
     AddMana,
@@ -116,10 +116,14 @@ def cast_spell(t: Txn, cmd: CastSpell) -> None:
     _same_stack(s, m, chosen)
     n_targets = sum(len(g) for g in chosen)
     new_id = t.new_id()
-    t.emit(ev.SpellCast(player=cmd.player, obj=o.id, new_id=new_id, item=t.new_id(),
+    item = t.new_id()
+    t.emit(ev.SpellCast(player=cmd.player, obj=o.id, new_id=new_id, item=item,
                         marker=m.number, targets=[list(g) for g in chosen], x=cmd.x,
                         rule="601.2"))
     pay(t, cmd.player, spell_cost(d, cmd.x, n_targets), cmd.pay)
+    if choices.modal(d) is not None:  # CR 601.2b, 700.2: the mode is chosen
+        choices.ask_mode(t, t.s.markers[m.number], t.s.stack_items[item])
+        return
     queue_priority(t, m.number, cmd.player)
 
 

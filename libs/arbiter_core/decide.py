@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Literal, assert_never
 
 from arbiter_core import (
+    choices,
     combat,
     combat_damage,
     control,
@@ -18,6 +19,7 @@ from arbiter_core import (
     grand_melee,
     leaving,
     life,
+    payments,
     resolve,
     sba,
     turn,
@@ -82,6 +84,10 @@ def decide(state: GameState, command: Command) -> list[ev.Event]:
     if state.game_over:
         raise GameOver()
     t.marker = _marker_of(state, command)
+    if state.loop_positions and not isinstance(command, RunEngineWork | PassPriority):
+        # 104.4b: a player's action other than passing priority is an optional action;
+        # what came before it can't be part of a loop of mandatory actions.
+        t.emit(ev.LoopWatchReset(rule="104.4b"))
     match command:
         case RunEngineWork():
             _run_work(t, command.marker)
@@ -165,6 +171,14 @@ def _run_work(t: Txn, marker: int) -> None:
 def _choose(t: Txn, cmd: ChooseObjects) -> None:
     m = marker_for(t.s, cmd.player, cmd.marker)
     d = m.pending
+    if isinstance(d, Decision) and d.player == cmd.player and d.kind == "pay_life_for":
+        refused = payments.refusal(t.s, d, list(cmd.choices))  # 119.4, 810.9b
+        if refused is not None or cmd.players:
+            raise RuleViolation(*(refused or ("608.2d", "choose creatures, not players")))
+        payments.chosen(t, m, d, list(cmd.choices))
+        assert d.stack_item is not None
+        resolve.resume(t, t.s.markers[m.number], t.s.stack_items[d.stack_item])
+        return
     if isinstance(d, Decision) and d.player == cmd.player and d.kind == "proliferate":
         _proliferate(t, m, d, cmd)
         return
@@ -254,6 +268,9 @@ def _choose_option(t: Txn, cmd: ChooseOption) -> None:
     s = t.s
     m = marker_for(s, cmd.player, cmd.marker)
     d = m.pending
+    if isinstance(d, Decision) and d.player == cmd.player and choices.casting_choice(s, d):
+        choices.answer(t, m, d, cmd.option)  # 614.12, 700.2e, 801.5a-b
+        return
     # 805.2, 810.9d: with shared team turns a team's choice may be made by any member.
     asked = isinstance(d, Decision) and (d.player == cmd.player or (
         s.shared_team_turns and s.players[d.player].team == s.players[cmd.player].team))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from arbiter_core import control, life, outcome, redirect, requirements
+from arbiter_core import control, life, outcome, payments, redirect, requirements
 from arbiter_core import events as ev
 from arbiter_core.cards.model import (
     AddMana,
@@ -22,6 +22,7 @@ from arbiter_core.cards.model import (
     CantGetPoison,
     CantLose,
     ChooseColorAsEnters,
+    ChooseOpponentAsEnters,
     CounterTarget,
     CreateTokenForThatController,
     CreateTokens,
@@ -54,13 +55,17 @@ from arbiter_core.cards.model import (
     NoMoreThanOneCombatant,
     OpponentsCantWin,
     OpponentsCreaturesLoseKeyword,
+    PerCardInChosenPlayersHand,
     PreventCombatDamage,
     Proliferate,
+    PutCounterOnEachCreature,
     RedirectNextDamage,
     RedistributeLifeTotals,
     RemoveCounterFromSelf,
     ReturnToHand,
+    ReturnWithCounter,
     RevealOpponentChooses,
+    SacrificeUnlessPayLife,
     SearchOntoBattlefield,
     SetLifeTotal,
     ShuffleIntoLibrary,
@@ -157,6 +162,9 @@ def run(t: Txn, m: Marker, item: StackItem, eff: Effect, legal: list[list[str]],
                 for p in turn_order_from(s, m.holder):  # CR 608.2f: simultaneously
                     if player_in_range(s, item.controller, p):  # 801.10
                         deal_damage(t, item, n, player=p)
+                return False
+            if eff.to == "that_player" or eff.to == "that_creature":
+                _damage_that(t, item, n, eff.to)
                 return False
             group = legal[eff.to] if eff.to < len(legal) else []
             if eff.divided and item.targets:
@@ -340,6 +348,14 @@ def run(t: Txn, m: Marker, item: StackItem, eff: Effect, legal: list[list[str]],
             return life.ask_redistribution(t, m, item, index)
         case GainLife():
             life.gain(t, item.controller, _amount(t, item, eff.amount), "119.6")
+        case PutCounterOnEachCreature():
+            _counter_on_each(t, item, eff)
+        case SacrificeUnlessPayLife():
+            return payments.ask(t, m, item, _amount(t, item, eff.amount), index)
+        case ReturnWithCounter():
+            _return_with_counter(t, item, eff)
+        case ChooseOpponentAsEnters() | PerCardInChosenPlayersHand():
+            pass  # a replacement effect (614.12) and a static ability (layers.py)
         case LoseLife():
             who = item.that_player  # the attacking player fixed on triggering (805.10c)
             if who is not None and player_in_range(s, item.controller, who):  # 801.10
@@ -364,6 +380,50 @@ def run(t: Txn, m: Marker, item: StackItem, eff: Effect, legal: list[list[str]],
         case _:
             assert_never(eff)
     return False
+
+
+def _damage_that(t: Txn, item: StackItem, n: int, who: str) -> None:
+    """Damage to the player a trigger or a mode names ("that player", Misfortune), or to
+    the object a trigger names ("deals 2 damage to it", Aether Flash) if it is still the
+    same permanent (400.7)."""
+    s = t.s
+    if who == "that_player":
+        p = item.that_player
+        if p is not None and not s.players[p].left and player_in_range(s, item.controller, p):
+            deal_damage(t, item, n, player=p)
+        return
+    o = s.objects.get(item.that_obj) if item.that_obj is not None else None
+    if o is not None and o.zone == "battlefield" and is_creature(o):
+        deal_damage(t, item, n, obj=o.id)
+
+
+def _counter_on_each(t: Txn, item: StackItem, eff: PutCounterOnEachCreature) -> None:
+    """Put a counter on each creature you (or that player) control (CR 122.6), within
+    range (801.10); "-1/-1" not on creatures whose controller has Melira."""
+    s = t.s
+    who = item.controller if eff.whose == "you" else item.that_player
+    if who is None or s.players[who].left:
+        return
+    if eff.counter == "-1/-1" and life.no_minus_counters(s, who):
+        return
+    for o in s.permanents(who):
+        if is_creature(o) and object_in_range(s, item.controller, o):
+            t.emit(ev.CountersPut(obj=o.id, counters={eff.counter: 1}, rule="122.6"))
+
+
+def _return_with_counter(t: Txn, item: StackItem, eff: ReturnWithCounter) -> None:
+    """Persist (CR 702.79a): the card that died returns from its owner's graveyard, if it
+    is still there (400.7), under its owner's control, with a -1/-1 counter on it - none
+    if its owner controls Melira ("can't have -1/-1 counters put on them")."""
+    s = t.s
+    o = s.objects.get(item.that_obj) if item.that_obj is not None else None
+    if o is None or o.zone != "graveyard" or s.players[o.owner].left:
+        return
+    new_id = t.new_id()
+    t.emit(ev.ObjectMoved(obj=o.id, new_id=new_id, to_zone="battlefield", to_player=o.owner,
+                          controller=o.owner, rule="702.79a"))
+    if not (eff.counter == "-1/-1" and life.no_minus_counters(t.s, o.owner)):
+        t.emit(ev.CountersPut(obj=new_id, counters={eff.counter: 1}, rule="702.79a"))
 
 
 def _reveal_opponent_chooses(t: Txn, m: Marker, item: StackItem, eff: RevealOpponentChooses,

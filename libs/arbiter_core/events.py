@@ -198,6 +198,7 @@ class DecisionRequested(_Event):
     type: Literal["DecisionRequested"] = "DecisionRequested"
     marker: int
     kind: Literal[
+        "choose_mode", "pay_life_for",
         "declare_attackers", "declare_blockers", "assign_combat_damage", "legend_rule", "discard",
         "search", "choose_color", "choose_team_member", "proliferate", "redistribute",
         "choose_opponent", "choose_card", "pay_or_not", "choose_active_player",
@@ -314,6 +315,26 @@ class ChooserChosen(_Event):
     player: str
 
 
+class ModeChosen(_Event):
+    """The mode of a modal spell is chosen as it is cast (CR 601.2b, 700.2), by `player`
+    (700.2e: another player when the spell says so; "that player" on resolution)."""
+
+    type: Literal["ModeChosen"] = "ModeChosen"
+    item: int
+    mode: int  # 0 for the first mode printed
+    player: str
+
+
+class LifePaymentChosen(_Event):
+    """A player chose which of their creatures they pay life for, to keep them (Killing
+    Wave); the payments happen together once every player has chosen (119.4, 810.9b)."""
+
+    type: Literal["LifePaymentChosen"] = "LifePaymentChosen"
+    item: int
+    player: str
+    objs: list[int] = Field(default_factory=list)
+
+
 class ObjectMoved(_Event):
     """An object changes zones and becomes a new object (CR 400.7)."""
 
@@ -428,6 +449,34 @@ class ColorChosen(_Event):
     type: Literal["ColorChosen"] = "ColorChosen"
     obj: int
     color: str
+
+
+class PlayerChosen(_Event):
+    """"As ~ enters, choose an opponent": the permanent's chosen player (CR 614.12)."""
+
+    type: Literal["PlayerChosen"] = "PlayerChosen"
+    obj: int
+    player: str
+
+
+class LoopPositionRecorded(_Event):
+    """A position where a player would receive priority with a triggered ability on top
+    of a stack, kept until the next optional action to find a loop of mandatory actions
+    (CR 104.4b, 731.4). `position` is a hash of the game state without object ids;
+    `players` control the objects involved; `restart` starts a new record (a new turn)."""
+
+    type: Literal["LoopPositionRecorded"] = "LoopPositionRecorded"
+    turn_key: str
+    position: str
+    players: list[str] = Field(default_factory=list)
+    restart: bool = False
+
+
+class LoopWatchReset(_Event):
+    """A player took an optional action (anything but passing priority): the positions
+    recorded so far can't be part of a loop of mandatory actions (CR 104.4b)."""
+
+    type: Literal["LoopWatchReset"] = "LoopWatchReset"
 
 
 class DelayedTriggerCreated(_Event):
@@ -597,6 +646,8 @@ Event = Annotated[
     | ResolutionPaused
     | TeamMemberChosen
     | ChooserChosen
+    | ModeChosen
+    | LifePaymentChosen
     | ObjectMoved
     | ObjectCeasedToExist
     | DamageDealt
@@ -610,6 +661,9 @@ Event = Annotated[
     | LifeLost
     | ControlChanged
     | ColorChosen
+    | PlayerChosen
+    | LoopPositionRecorded
+    | LoopWatchReset
     | DelayedTriggerCreated
     | DelayedTriggerRemoved
     | DamageWoreOff

@@ -6,11 +6,12 @@ the event. `apply` mutates a state the caller owns; `evolve` clones first.
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
+from dataclasses import replace
 from typing import assert_never
 
 from arbiter_core import events as ev
 from arbiter_core import influence
+from arbiter_core.records import replacer
 from arbiter_core.state import (
     Combat,
     Decision,
@@ -90,24 +91,22 @@ def _move(s: GameState, oid: int, new_id: int, zone: Zone, controller: str | Non
     s.next_id = max(s.next_id, new_id + 1)
 
 
-_MARKER_FIELDS = tuple(f.name for f in fields(Marker))
+# `dataclasses.replace` for the most frequently replaced records (records.py)
+_replace_marker = replacer(Marker)
+_replace_player = replacer(Player)
+_replace_obj = replacer(Obj)
 
 
 def _set_marker(s: GameState, number: int, **changes: object) -> None:
-    """`dataclasses.replace` for the most frequent record, without re-running __init__."""
-    old = s.markers[number]
-    new = object.__new__(Marker)
-    for name in _MARKER_FIELDS:
-        object.__setattr__(new, name, changes[name] if name in changes else getattr(old, name))
-    s.markers[number] = new
+    s.markers[number] = _replace_marker(s.markers[number], **changes)
 
 
 def _set_player(s: GameState, name: str, **changes: object) -> None:
-    s.players[name] = replace(s.players[name], **changes)  # type: ignore[arg-type]
+    s.players[name] = _replace_player(s.players[name], **changes)
 
 
 def _set_obj(s: GameState, oid: int, **changes: object) -> None:
-    s.objects[oid] = replace(s.objects[oid], **changes)  # type: ignore[arg-type]
+    s.objects[oid] = _replace_obj(s.objects[oid], **changes)
 
 
 def _change_life(s: GameState, player: str, delta: int) -> None:
@@ -305,6 +304,13 @@ def apply(s: GameState, e: ev.Event) -> None:
         case ev.TeamMemberChosen() | ev.ChooserChosen():
             it = s.stack_items[e.item]
             s.stack_items[e.item] = replace(it, chosen=(*it.chosen, e.player))
+        case ev.ModeChosen():
+            s.stack_items[e.item] = replace(s.stack_items[e.item], mode=e.mode,
+                                            that_player=e.player)
+        case ev.LifePaymentChosen():
+            it = s.stack_items[e.item]
+            s.stack_items[e.item] = replace(it, chosen=(*it.chosen, e.player),
+                                            paying=(*it.paying, *e.objs))
         case ev.ObjectMoved():
             _move(s, e.obj, e.new_id, e.to_zone, e.controller)
         case ev.ObjectCeasedToExist():
@@ -354,6 +360,13 @@ def apply(s: GameState, e: ev.Event) -> None:
             _set_obj(s, e.obj, controller=e.controller, sick=True)
         case ev.ColorChosen():
             _set_obj(s, e.obj, chosen_color=e.color)
+        case ev.PlayerChosen():
+            _set_obj(s, e.obj, chosen_player=e.player)
+        case ev.LoopPositionRecorded():
+            entry = (e.turn_key, e.position, tuple(e.players))
+            s.loop_positions = (entry,) if e.restart else (*s.loop_positions, entry)
+        case ev.LoopWatchReset():
+            s.loop_positions = ()
         case ev.DelayedTriggerCreated():
             s.delayed.append(Delayed(e.card, e.owner, e.controller, e.source_name, e.kind,
                                      tuple(e.objs)))
@@ -441,7 +454,8 @@ def apply(s: GameState, e: ev.Event) -> None:
 def _leave(s: GameState, player: str) -> None:
     """CR 800.4a: the leaver's objects leave the game; their spells and abilities on the
     stack cease to exist; their waiting triggers are removed."""
-    _set_player(s, player, left=True, mana="")
+    # 800.4i: what is known about the player as they left (their hand size) is kept.
+    _set_player(s, player, left=True, mana="", hand_left_with=len(s.zone(player, "hand")))
     for oid, o in list(s.objects.items()):
         if o.owner == player:
             if o.zone == "battlefield":

@@ -21,6 +21,7 @@ from arbiter_core.cards.model import (
     StaticAbility,
     TokenSpec,
 )
+from arbiter_core.information import chosen_hand_modifier
 from arbiter_core.state import GameState, Obj
 
 
@@ -148,6 +149,8 @@ def power_toughness(s: GameState, o: Obj,
         if isinstance(eff, ModifyPowerToughness) and _applies(src, eff.subject, o):
             power += eff.power
             toughness += eff.toughness
+    chosen_p, chosen_t = chosen_hand_modifier(s, o)  # Nyxathid, with 800.4i
+    power, toughness = power + chosen_p, toughness + chosen_t
     for f in s.effects:
         if f.kind == "pt" and o.id in f.affected:
             power += f.power

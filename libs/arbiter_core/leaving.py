@@ -4,7 +4,7 @@ a choice the rules ask of them is made by the next player."""
 
 from __future__ import annotations
 
-from arbiter_core import combat, combat_damage
+from arbiter_core import choices, combat, combat_damage
 from arbiter_core import events as ev
 from arbiter_core.priority import priority_players, queue_priority
 from arbiter_core.state import Decision, Marker, Priority, Waiting, Work
@@ -23,7 +23,22 @@ def after_all_left(t: Txn, players: list[str]) -> None:
 def after_leave(t: Txn, m: Marker, player: str) -> None:
     """Whatever waited on a player who left moves on (CR 800.4a, 800.4h, 800.4j)."""
     p = m.pending
+    if isinstance(p, Decision) and p.stack_item is not None and (
+            p.stack_item not in t.s.stack_items):
+        queue_priority(t, m.number, m.holder)  # its spell left with its controller (800.4a)
+        return
     if isinstance(p, Work | Waiting) or p.player != player:
+        return
+    if isinstance(p, Decision) and p.kind in ("choose_mode", "choose_opponent") and (
+            p.stack_item is not None and choices.casting_choice(t.s, p)):
+        # 800.4g: the mode an opponent who left was to choose is chosen by another
+        # opponent the caster names (Misfortune).
+        choices.ask_mode(t, m, t.s.stack_items[p.stack_item])
+        return
+    if isinstance(p, Decision) and p.kind == "pay_life_for" and p.stack_item is not None:
+        from arbiter_core import resolve
+
+        resolve.resume(t, m, t.s.stack_items[p.stack_item])  # the others choose (800.4a)
         return
     if isinstance(p, Decision) and p.kind == "choose_card" and p.stack_item is not None:
         # 800.4g: a choice the effect asked of a player who left is made by another

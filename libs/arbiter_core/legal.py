@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from itertools import product
 
-from arbiter_core import requirements
+from arbiter_core import payments, requirements
 from arbiter_core.banding import has_banding
 from arbiter_core.cards.model import ActivatedAbility, EquipAbility, TargetSpec
 from arbiter_core.casting import (
@@ -150,6 +150,11 @@ def _decision_actions(s: GameState, m: Marker, d: Decision) -> list[PlayerComman
                     for o in d.options]
         case "search":
             picks = [[o] for o in d.options[:3]] + [[]]
+            return [ChooseObjects(player=player, choices=c, marker=m.number) for c in picks]
+        case "choose_mode":
+            return [ChooseOption(player=player, option=c, marker=m.number) for c in d.choices]
+        case "pay_life_for":  # none, or each creature alone if the life can be paid
+            picks = [[]] + [[o] for o in d.options if payments.refusal(s, d, [o]) is None]
             return [ChooseObjects(player=player, choices=c, marker=m.number) for c in picks]
         case "choose_color":
             return [ChooseOption(player=player, option=c, marker=m.number) for c in d.choices]

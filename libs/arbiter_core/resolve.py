@@ -7,7 +7,7 @@ with the effect index to resume at, and the answer continues it.
 
 from __future__ import annotations
 
-from arbiter_core import effects
+from arbiter_core import choices, effects
 from arbiter_core import events as ev
 from arbiter_core.cards import get_card
 from arbiter_core.cards.model import (
@@ -19,6 +19,8 @@ from arbiter_core.cards.model import (
     EntersWithCounters,
     EquipAbility,
     GainControl,
+    KeywordAbility,
+    ReturnWithCounter,
     ShuffleIntoLibrary,
     SpellAbility,
     StaticAbility,
@@ -45,6 +47,9 @@ def item_effects(t: Txn, item: StackItem) -> tuple[tuple[TargetSpec, ...], tuple
     d = _item_definition(t, item)
     if item.kind == "spell":
         for ab in d.abilities:
+            if isinstance(ab, SpellAbility) and ab.modes:  # the chosen mode (700.2)
+                mode = ab.modes[item.mode].effects if item.mode is not None else ()
+                return ab.targets, mode
             if isinstance(ab, SpellAbility):
                 return ab.targets, ab.effects
         return spell_targets(d), ()
@@ -53,6 +58,8 @@ def item_effects(t: Txn, item: StackItem) -> tuple[tuple[TargetSpec, ...], tuple
     ab = d.abilities[item.ability]
     if isinstance(ab, EquipAbility):
         return (TargetSpec(kind="creature"),), (Attach(),)
+    if isinstance(ab, KeywordAbility) and ab.keyword == "persist":
+        return (), (ReturnWithCounter(counter="-1/-1"),)  # CR 702.79a
     assert isinstance(ab, ActivatedAbility | TriggeredAbility)
     targets = ab.targets if isinstance(ab, ActivatedAbility) else ()
     return targets, ab.effects
@@ -152,6 +159,8 @@ def finish(t: Txn, m: Marker, item: StackItem, legal: list[list[str]]) -> None:
             if aura and legal and legal[0]:
                 t.emit(ev.Attached(obj=new_id, to=int(legal[0][0][2:]), rule="608.3c"))
             enter_with_counters(t, new_id)
+            if choices.ask_opponent_as_enters(t, m, new_id, item.controller):
+                return  # 614.12: "as ~ enters, choose an opponent" (801.5a)
             if color_choice(d):
                 # 614.12: "as ~ enters, choose a color" - the controller's decision.
                 t.emit(ev.DecisionRequested(marker=m.number, kind="choose_color",

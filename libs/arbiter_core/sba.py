@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from arbiter_core import events as ev
-from arbiter_core import grand_melee, outcome
+from arbiter_core import grand_melee, loops, outcome
 from arbiter_core.cards.model import CantLose, NoLossForZeroLife, TriggeredAbility
 from arbiter_core.influence import object_in_range
 from arbiter_core.layers import definition, is_creature, power_toughness, statics
@@ -156,6 +156,11 @@ def check(t: Txn, m: Marker, then_priority: str | None) -> None:
     if any(tr.marker == m.number for tr in t.s.triggers):
         t.emit(ev.WorkQueued(marker=m.number, kind="put_triggers", then_priority=then_priority,
                              rule="117.5"))
+        return
+    if loops.check(t, m, then_priority):  # a loop of mandatory actions (104.4b, 801.16)
+        if not t.s.game_over:
+            t.emit(ev.WorkQueued(marker=m.number, kind="check_sba",
+                                 then_priority=then_priority, rule="801.16"))
         return
     give_priority(t, m.number, then_priority)
 

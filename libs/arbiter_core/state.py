@@ -73,6 +73,7 @@ class Obj:
     timestamp: int = 0
     default_controller: str = ""  # who controls it without control effects (800.4c)
     chosen_color: str | None = None  # "as ~ enters, choose a color" (614.12)
+    chosen_player: str | None = None  # "as ~ enters, choose an opponent" (614.12)
     # "becomes a P/T [subtypes] creature with [keywords]" (layers 4, 6, 7b): Lurking Evil
     became: tuple[int, int, tuple[str, ...], tuple[str, ...]] | None = None
 
@@ -100,6 +101,7 @@ class Player:
     mana: str = ""  # mana pool as symbols, e.g. "GGC" (CR 106.4)
     drew_from_empty: bool = False  # 704.5b
     max_hand_size: int = 7  # 402.2
+    hand_left_with: int = 0  # cards in hand as they left the game (800.4i)
 
     @property
     def in_game(self) -> bool:
@@ -126,6 +128,8 @@ class StackItem:
     that_obj: int | None = None  # object a trigger refers to ("that creature")
     resume_at: int = 0  # effect index to resume at after a decision during resolution
     chosen: tuple[str, ...] = ()  # team members chosen while it resolves (810.9d)
+    mode: int | None = None  # the chosen mode of a modal spell, 0 first (700.2)
+    paying: tuple[int, ...] = ()  # creatures whose controllers chose to pay for them
 
 
 EffectKind = Literal["pt", "prevent_combat_damage", "control", "keyword", "become_creature",
@@ -217,6 +221,8 @@ class Priority:
 
 
 DecisionKind = Literal[
+    "choose_mode",  # 700.2, 700.2e: choices "1", "2", ... (the printed order)
+    "pay_life_for",  # 119.4: the creatures (options) its controller pays life for
     "declare_attackers",  # 508.1
     "declare_blockers",  # 509.1
     "assign_combat_damage",  # 510.1c, 702.19b
@@ -345,6 +351,10 @@ class GameState:
     version: int = 0  # events applied
     started: bool = False
     game_over: bool = False
+    # Positions seen where a player would receive priority with a triggered ability on
+    # top of a stack, since the last optional action: (turn key, position, players
+    # controlling the objects involved) - a repeat is a loop of mandatory actions (104.4b).
+    loop_positions: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
 
     def clone(self) -> GameState:
         return GameState(
@@ -381,6 +391,7 @@ class GameState:
             version=self.version,
             started=self.started,
             game_over=self.game_over,
+            loop_positions=self.loop_positions,
         )
 
     # -------------------------------------------------------------- queries

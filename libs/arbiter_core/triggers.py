@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from arbiter_core import events as ev
-from arbiter_core.cards.model import TriggeredAbility
+from arbiter_core.cards.model import KeywordAbility, TriggeredAbility
 from arbiter_core.influence import object_in_range, player_in_range
 from arbiter_core.layers import definition
 from arbiter_core.state import GameState, Obj, Step
@@ -18,10 +18,16 @@ from arbiter_core.txn import Txn
 from arbiter_core.variants import active_players, apnap_order, opponents
 
 
-def detect(s: GameState, e: ev.Event, current: int | None = None
+def detect(s: GameState, e: ev.Event, current: int | None = None, before: Obj | None = None
            ) -> list[ev.AbilityTriggered]:
-    """The abilities that `e` triggers (CR 603.2), in the state just after it."""
+    """The abilities that `e` triggers (CR 603.2), in the state just after it. `before`
+    is the object an `ObjectMoved` moved, as it last existed (leaves-the-battlefield
+    abilities look back in time, 603.10a)."""
     out: list[ev.AbilityTriggered] = []
+    if isinstance(e, ev.ObjectMoved) and before is not None:
+        out += _persist(s, e, before, current)
+    if isinstance(e, ev.ObjectMoved | ev.TokenCreated):
+        out += _creature_enters(s, e, current)
     # A position set up at the draw step begins there (MarkerPlaced) as well.
     if isinstance(e, ev.StepBegan | ev.MarkerPlaced) and e.step == Step.DRAW.value:
         # CR 805.4d: "each player's draw step" triggers once for each active player.
@@ -112,9 +118,40 @@ def _dealt_combat_damage(s: GameState, e: ev.DamageDealt, current: int | None
     return out
 
 
+def _persist(s: GameState, e: ev.ObjectMoved, before: Obj, current: int | None
+             ) -> list[ev.AbilityTriggered]:
+    """Persist (CR 702.79a): "When this permanent is put into a graveyard from the
+    battlefield, if it had no -1/-1 counters on it, return it ..." - judged on the
+    permanent as it last existed (603.10a, intervening "if" 603.4). The ability refers
+    to the card in the graveyard (`obj`)."""
+    if before.zone != "battlefield" or e.to_zone != "graveyard" or before.counter("-1/-1"):
+        return []
+    return [ev.AbilityTriggered(source=e.new_id, source_name=before.name,
+                                controller=before.controller, ability=i,
+                                marker=_marker_of_source(s, before.controller, current),
+                                obj=e.new_id, rule="702.79a")
+            for i, ab in enumerate(definition(before).abilities)
+            if isinstance(ab, KeywordAbility) and ab.keyword == "persist"]
+
+
+def _creature_enters(s: GameState, e: ev.ObjectMoved | ev.TokenCreated, current: int | None
+                     ) -> list[ev.AbilityTriggered]:
+    """"Whenever a creature enters the battlefield" (Aether Flash), tokens included; the
+    ability refers to that creature ("it"), within range (801.7)."""
+    oid = e.new_id if isinstance(e, ev.ObjectMoved) else e.obj
+    if isinstance(e, ev.ObjectMoved) and e.to_zone != "battlefield":
+        return []
+    entered = s.objects.get(oid)
+    if entered is None or "Creature" not in definition(entered).types:
+        return []
+    return _each(s, None, "creature_enters", current,
+                 lambda o, ab: object_in_range(s, o.controller, entered),
+                 that_player=entered.controller, obj=entered.id)
+
+
 def _each(s: GameState, marker: int | None, event: str, current: int | None,
           when: Callable[[Obj, TriggeredAbility], bool], that_player: str | None = None,
-          amount: int = 0) -> list[ev.AbilityTriggered]:
+          amount: int = 0, obj: int | None = None) -> list[ev.AbilityTriggered]:
     """Every permanent's triggered ability for `event` whose condition holds."""
     out = []
     for oid in s.battlefield:
@@ -125,7 +162,7 @@ def _each(s: GameState, marker: int | None, event: str, current: int | None,
                     source=oid, source_name=o.name, controller=o.controller, ability=i,
                     marker=marker if marker is not None
                     else _marker_of_source(s, o.controller, current),
-                    that_player=that_player, amount=amount, rule="603.2"))
+                    that_player=that_player, amount=amount, obj=obj, rule="603.2"))
     return out
 
 

@@ -22,12 +22,14 @@ class Txn:
 
             self.emit(ev.StateCheckpointed(marker=event.marker, state_hash=state_hash(self.s),
                                            algorithm="text-sha256", rule="500.1"))
+        # A leaves-the-battlefield ability looks back at the object as it was (603.10a).
+        before = self.s.objects.get(event.obj) if isinstance(event, ev.ObjectMoved) else None
         apply(self.s, event)
         self.events.append(event)
         # Imported here: triggers reads events this module records (no import cycle).
         from arbiter_core.triggers import detect
 
-        for triggered in detect(self.s, event, self.marker):
+        for triggered in detect(self.s, event, self.marker, before):
             apply(self.s, triggered)
             self.events.append(triggered)
 

@@ -3,7 +3,7 @@
 
 Source: MTGJSON v5 set files (meta.version 5.2.0+20220425, date 2022-04-25) as committed in
     github.com/AUTRE04216/jsonSets (commit ca38aa761f36c5ac61bebfb6a6f37b6980c487de, one
-    <SET>.json per set at repo root). Also 20 cards listed in tools/extra_cards.txt,
+    <SET>.json per set at repo root). Also 25 cards listed in tools/extra_cards.txt,
     from MTGJSON v5.2.0+20220425 set files from
     github.com/AUTRE04216/jsonSets@ca38aa761f36c5ac61bebfb6a6f37b6980c487de (CMR.json
     missing)
@@ -1790,6 +1790,85 @@ FACTS: dict[str, CardFacts] = {
             "of the creatures it's being blocked by or is blocking.)"
         ),
         keywords=("Banding",),
+    ),
+    "Nyxathid": CardFacts(
+        name="Nyxathid",
+        mana_cost="{1}{B}{B}",
+        colors=("B",),
+        supertypes=(),
+        types=("Creature",),
+        subtypes=("Elemental",),
+        power=7,
+        toughness=7,
+        oracle_text=(
+            "As Nyxathid enters the battlefield, choose an opponent.\n"
+            "Nyxathid gets -1/-1 for each card in the chosen player's hand."
+        ),
+        keywords=(),
+    ),
+    "Misfortune": CardFacts(
+        name="Misfortune",
+        mana_cost="{1}{B}{R}{G}",
+        colors=("B", "R", "G"),
+        supertypes=(),
+        types=("Sorcery",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "An opponent chooses one \u2014\n"
+            "\u2022 You put a +1/+1 counter on each creature you control and gain "
+            "4 life.\n"
+            "\u2022 You put a -1/-1 counter on each creature that player controls "
+            "and Misfortune deals 4 damage to that player."
+        ),
+        keywords=(),
+    ),
+    "Aether Flash": CardFacts(
+        name="Aether Flash",
+        mana_cost="{2}{R}{R}",
+        colors=("R",),
+        supertypes=(),
+        types=("Enchantment",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "Whenever a creature enters the battlefield, Aether Flash deals 2 "
+            "damage to it."
+        ),
+        keywords=(),
+    ),
+    "Putrid Goblin": CardFacts(
+        name="Putrid Goblin",
+        mana_cost="{1}{B}",
+        colors=("B",),
+        supertypes=(),
+        types=("Creature",),
+        subtypes=("Zombie", "Goblin"),
+        power=2,
+        toughness=2,
+        oracle_text=(
+            "Persist (When this creature dies, if it had no -1/-1 counters on it, "
+            "return it to the battlefield under its owner's control with a -1/-1 "
+            "counter on it.)"
+        ),
+        keywords=("Persist",),
+    ),
+    "Killing Wave": CardFacts(
+        name="Killing Wave",
+        mana_cost="{X}{B}",
+        colors=("B",),
+        supertypes=(),
+        types=("Sorcery",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "For each creature, its controller sacrifices it unless they pay X "
+            "life."
+        ),
+        keywords=(),
     ),
 }
 # fmt: on

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 class _Data(BaseModel):
@@ -29,6 +29,7 @@ Keyword = Literal[
     "trample",
     "deathtouch",
     "lifelink",
+    "persist",  # 702.79
     "menace",  # 702.111
     "banding",  # 702.22 (no "bands with other" in the pool)
 ]
@@ -86,7 +87,9 @@ class DealDamage(_Data):
 
     kind: Literal["deal_damage"] = "deal_damage"
     amount: Amount
-    to: TargetRef | Literal["each_player"]
+    # "that_player": the player a trigger or a mode names (Misfortune's chooser);
+    # "that_creature": the object a trigger names ("deals 2 damage to it", Aether Flash)
+    to: TargetRef | Literal["each_player", "that_player", "that_creature"]
     divided: bool = False
 
 
@@ -481,6 +484,50 @@ class RedirectNextDamage(_Data):
     to_target: TargetRef = 1
 
 
+class ChooseOpponentAsEnters(_Data):
+    """"As ~ enters, choose an opponent." (CR 614.12: the choice is made as the permanent
+    enters; a choice of a player, so one within range of influence, 801.5a.)"""
+
+    kind: Literal["choose_opponent_as_enters"] = "choose_opponent_as_enters"
+
+
+class PerCardInChosenPlayersHand(_Data):
+    """Static: "~ gets -1/-1 for each card in the chosen player's hand." (Nyxathid), layer
+    7c (CR 613.4c). Information about a specific player: their hand now, or as they left
+    the game (800.4i)."""
+
+    kind: Literal["per_card_in_chosen_hand"] = "per_card_in_chosen_hand"
+    power: int
+    toughness: int
+
+
+class PutCounterOnEachCreature(_Data):
+    """Put a [kind] counter on each creature you control, or that player controls (the
+    player a mode names, Misfortune) (CR 122.6)."""
+
+    kind: Literal["put_counter_on_each_creature"] = "put_counter_on_each_creature"
+    counter: str
+    whose: Literal["you", "that_player"] = "you"
+
+
+class SacrificeUnlessPayLife(_Data):
+    """"For each creature, its controller sacrifices it unless they pay X life." (Killing
+    Wave): each player chooses which of their creatures to pay for (APNAP order, 101.4),
+    then the payments (119.4; 810.9b: a Two-Headed Giant team's together) and the
+    sacrifices (701.21a) happen at once."""
+
+    kind: Literal["sacrifice_unless_pay_life"] = "sacrifice_unless_pay_life"
+    amount: Amount = "X"
+
+
+class ReturnWithCounter(_Data):
+    """Persist's effect (CR 702.79a): return the card that died to the battlefield under
+    its owner's control with a [kind] counter on it."""
+
+    kind: Literal["return_with_counter"] = "return_with_counter"
+    counter: str = "-1/-1"
+
+
 class GainLife(_Data):
     """You gain life (CR 119.6)."""
 
@@ -593,6 +640,11 @@ Effect = (
     | ExchangeLifeTotals
     | RedistributeLifeTotals
     | RedirectNextDamage
+    | ChooseOpponentAsEnters
+    | PerCardInChosenPlayersHand
+    | PutCounterOnEachCreature
+    | SacrificeUnlessPayLife
+    | ReturnWithCounter
     | GainLife
     | LoseLife
     | AllCreaturesHaveKeyword
@@ -629,13 +681,29 @@ class KeywordAbility(_Data):
     reminder: bool = False
 
 
+class Mode(_Data):
+    """One mode of a modal spell (CR 700.2): its effects, in order."""
+
+    effects: tuple[Effect, ...] = Field(min_length=1)
+
+
 class SpellAbility(_Data):
-    """The effect of an instant or sorcery as it resolves (CR 113.3a)."""
+    """The effect of an instant or sorcery as it resolves (CR 113.3a). A modal spell has
+    `modes` instead of `effects` (CR 700.2); "An opponent chooses one" is
+    `mode_chooser="an_opponent"` (700.2e)."""
 
     kind: Literal["spell"] = "spell"
     targets: tuple[TargetSpec, ...] = ()
-    effects: tuple[Effect, ...] = Field(min_length=1)
+    effects: tuple[Effect, ...] = ()
     extra_cost_per_target_beyond_first: int = 0  # Fireball (CR 601.2f)
+    modes: tuple[Mode, ...] = ()
+    mode_chooser: Literal["you", "an_opponent"] = "you"
+
+    @model_validator(mode="after")
+    def _effects_or_modes(self) -> SpellAbility:
+        if bool(self.effects) == bool(self.modes) or len(self.modes) == 1:
+            raise ValueError("a spell ability has effects, or two or more modes")
+        return self
 
 
 class ActivatedAbility(_Data):
@@ -659,6 +727,7 @@ TriggerEvent = Literal[
     "you_lose_life",  # "Whenever you lose life"
     "life_20_or_more",  # state trigger "When you have 20 or more life" (CR 603.8)
     "nontoken_creature_enters",  # "Whenever a nontoken creature enters"
+    "creature_enters",  # "Whenever a creature enters the battlefield" (Aether Flash)
     "player_cycles",  # "Whenever a player cycles a card"
     "deals_damage_to_player",  # "Whenever ~ deals damage to a player"
     "dealt_combat_damage",  # "Whenever ~ is dealt combat damage"

@@ -22,6 +22,7 @@ from arbiter_core.cards.model import (
     CantLose,
     CardDefinition,
     ChooseColorAsEnters,
+    ChooseOpponentAsEnters,
     Cost,
     CounterTarget,
     CreateTokenForThatController,
@@ -53,19 +54,23 @@ from arbiter_core.cards.model import (
     LoseAllPoison,
     LoseGame,
     LoseLife,
+    Mode,
     ModifyPowerToughness,
     NoLossForZeroLife,
     NoMinusCountersOnYourCreatures,
     NoMoreThanOneCombatant,
     OpponentsCantWin,
     OpponentsCreaturesLoseKeyword,
+    PerCardInChosenPlayersHand,
     PreventCombatDamage,
     Proliferate,
+    PutCounterOnEachCreature,
     RedirectNextDamage,
     RedistributeLifeTotals,
     RemoveCounterFromSelf,
     ReturnToHand,
     RevealOpponentChooses,
+    SacrificeUnlessPayLife,
     SearchOntoBattlefield,
     SetLifeTotal,
     ShuffleIntoLibrary,
@@ -420,6 +425,32 @@ _DEFINITIONS: tuple[CardDefinition, ...] = (
     ),
     _card("Murmurs from Beyond", _spell(RevealOpponentChooses(count=3))),
     _card("Reverse the Sands", _spell(RedistributeLifeTotals())),
+    # information about a player who left (800.4i), modes chosen by an opponent (801.5b),
+    # a loop of mandatory actions (801.16), life paid at once (810.9b)
+    _card(
+        "Nyxathid",
+        StaticAbility(effects=(ChooseOpponentAsEnters(),)),  # CR 614.12
+        StaticAbility(effects=(PerCardInChosenPlayersHand(power=-1, toughness=-1),)),
+    ),
+    _card(
+        "Misfortune",
+        SpellAbility(
+            mode_chooser="an_opponent",  # CR 700.2e
+            modes=(
+                Mode(effects=(PutCounterOnEachCreature(counter="+1/+1", whose="you"),
+                              GainLife(amount=4))),
+                Mode(effects=(PutCounterOnEachCreature(counter="-1/-1", whose="that_player"),
+                              DealDamage(amount=4, to="that_player"))),
+            ),
+        ),
+    ),
+    _card(
+        "Aether Flash",
+        TriggeredAbility(event="creature_enters",
+                         effects=(DealDamage(amount=2, to="that_creature"),)),
+    ),
+    _card("Putrid Goblin", _kw("persist", reminder=True)),  # CR 702.79a
+    _card("Killing Wave", _spell(SacrificeUnlessPayLife(amount="X"))),
     _card("Boggart Brute", _kw("menace", reminder=True)),
     _card(
         "Concordant Crossroads",

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from arbiter_core.cards import render_choices
 from arbiter_core.cards.model import (
     Ability,
     ActivatedAbility,
@@ -113,6 +114,7 @@ KEYWORD_NAMES: dict[Keyword, str] = {
     "trample": "trample",
     "deathtouch": "deathtouch",
     "lifelink": "lifelink",
+    "persist": "persist",
     "menace": "menace",
     "banding": "banding",
 }
@@ -136,6 +138,10 @@ KEYWORD_REMINDERS: dict[Keyword, str] = {
     ),
     "deathtouch": "Any amount of damage this deals to a creature is enough to destroy it.",
     "lifelink": "Damage dealt by this creature also causes you to gain that much life.",
+    "persist": (
+        "When this creature dies, if it had no -1/-1 counters on it, return it to the "
+        "battlefield under its owner's control with a -1/-1 counter on it."
+    ),
     "menace": "This creature can't be blocked except by two or more creatures.",
     "banding": (
         "Any creatures with banding, and up to one without, can attack in a band. Bands are "
@@ -208,6 +214,7 @@ TRIGGER_PHRASES: dict[TriggerEvent, str] = {
     "you_lose_life": "Whenever you lose life",
     "life_20_or_more": "When you have 20 or more life",  # a state trigger, CR 603.8
     "nontoken_creature_enters": "Whenever a nontoken creature enters the battlefield",
+    "creature_enters": "Whenever a creature enters the battlefield",
     "player_cycles": "Whenever a player cycles a card",
     "deals_damage_to_player": "Whenever {name} deals damage to a player",
     "dealt_combat_damage": "Whenever {name} is dealt combat damage",
@@ -402,6 +409,10 @@ def _effect(effect: Effect, ctx: _Context) -> str:
         amount = _amount(effect.amount)
         if effect.to == "each_player":
             receivers = "to each player"
+        elif effect.to == "that_player":
+            receivers = "to that player"
+        elif effect.to == "that_creature":
+            receivers = "to it"
         elif effect.divided:
             receivers = f"divided evenly, rounded down, among {ctx.target(effect.to)}"
         else:
@@ -526,7 +537,8 @@ def _multiplayer_effect(effect: Effect, ctx: _Context) -> str:
             f"{exiled} {then} that card to the battlefield under its owner's control "
             "at the beginning of the next end step."
         )
-    return _added_effect(effect, ctx)
+    chosen = render_choices.effect_text(effect, ctx.name)
+    return chosen if chosen is not None else _added_effect(effect, ctx)
 
 
 def _with_reminder(text: str, effect: Effect) -> str:
@@ -678,6 +690,9 @@ def render_ability(ability: Ability, card: CardDefinition) -> str:
         if ability.reminder:
             text += f" ({KEYWORD_REMINDERS[ability.keyword]})"
         return text
+    if isinstance(ability, SpellAbility) and ability.modes:  # CR 700.2
+        return render_choices.modes_text(
+            ability, lambda effects: _effects(effects, card, ability.targets))
     if isinstance(ability, SpellAbility):
         body = _capitalise(_effects(ability.effects, card, ability.targets))
         extra = ability.extra_cost_per_target_beyond_first
