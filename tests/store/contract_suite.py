@@ -14,6 +14,7 @@ from arbiter_store import AlreadyProcessed, EventStore, Tracking
 
 from .contract import ContractBase, Opener, ev, positions
 from .contract_commands import CommandContract, TrackingContract
+from .contract_groups import GroupContract
 from .contract_integrity import KEY, IntegrityContract
 from .contract_log import LogContract
 from .contract_state import SnapshotContract, UpcasterContract
@@ -72,6 +73,7 @@ class StoreContract(
     UpcasterContract,
     SubscriptionContract,
     IntegrityContract,
+    GroupContract,
     ScenarioContract,
 ):
     """Behaviour every backend must have (fixtures: ``new_store_url``, ``raw``)."""
