@@ -69,12 +69,17 @@ def gateway_router(feed: Feed, s: Settings) -> tuple[KafkaRouter, dict[str, Any]
             description=TOPIC_BY_NAME[command_topic(svc)].doc)
         for svc in sorted(set(COMMAND_CONSUMERS.values()))}
     opts: dict[str, Any] = {"group_id": None, "auto_offset_reset": "latest",
-                            "fetch_max_wait_ms": s.fetch_max_wait_ms}
+                            "fetch_max_wait_ms": s.fetch_max_wait_ms, "batch": True,
+                            "max_records": 1000, "batch_timeout_ms": s.fetch_max_wait_ms}
 
-    async def on_message(msg: EventMessage | AuditMessage) -> None:
-        if isinstance(msg, AuditMessage) or msg.last_in_batch:
-            feed.notify(msg.game_id, msg)
+    async def on_batch(msgs: list[EventMessage | AuditMessage]) -> None:
+        last: dict[str, EventMessage | AuditMessage] = {}
+        for msg in msgs:  # once per game per batch: waiters re-read the store
+            if isinstance(msg, AuditMessage) or msg.last_in_batch:
+                last[msg.game_id] = msg
+        for game_id, msg in last.items():
+            feed.notify(game_id, msg)
 
-    router.subscriber(EVENTS, AUDIT, title="gateway", **opts)(on_message)
+    router.subscriber(EVENTS, AUDIT, title="gateway", **opts)(on_batch)
 
     return router, publishers

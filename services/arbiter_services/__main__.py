@@ -120,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
             cluster.start(timeout=120)
             print(f"started {a.resolvers} stack resolver(s); logs in {a.run_dir}/")
             return asyncio.run(play_cli(cluster.gateway_url, a.players, a.seed, a.variant,
-                                        a.game))
+                                        a.game, cluster.store))
         finally:
             cluster.stop()
     if a.cmd == "bench":

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
-import structlog
 from faststream import AckPolicy
 from faststream.kafka import KafkaBroker, KafkaMessage, KafkaRouter
 from faststream.kafka.opentelemetry import KafkaTelemetryMiddleware
@@ -25,11 +24,12 @@ from opentelemetry.sdk.trace import TracerProvider
 from pydantic import BaseModel
 
 from arbiter_runtime.projection import ProjectionCache
+from arbiter_services import profiling
 from arbiter_services.checkpoint import Checkpoints, StoreCheckpoints
 from arbiter_services.commits import OffsetCommitter
 from arbiter_services.core import Outcome, ServiceCore
 from arbiter_services.messages import AuditMessage, CommandEnvelope, EventMessage, WorkItem
-from arbiter_services.observability import Metrics, current_traceparent, log
+from arbiter_services.observability import Metrics, log, message_span, traceparent_of
 from arbiter_services.relay import Relay
 from arbiter_services.settings import Settings
 from arbiter_services.topics import (
@@ -72,49 +72,58 @@ class Runtime:
 def _sub_options(group: str, s: Settings) -> dict[str, Any]:
     """One consumer per process, in the service's group, on all of its topics (every
     member of a group subscribes to the same topics, and each consumer polls the broker:
-    fewer consumers, less load on a small machine)."""
+    fewer consumers, less load on a small machine). It takes what the broker has, up to
+    `max_batch` messages, at a time."""
     return {"group_id": group, "ack_policy": AckPolicy.MANUAL, "auto_offset_reset": "earliest",
             "session_timeout_ms": s.session_timeout_ms,
             "heartbeat_interval_ms": s.heartbeat_interval_ms,
-            "fetch_max_wait_ms": s.fetch_max_wait_ms}
+            "fetch_max_wait_ms": s.fetch_max_wait_ms, "batch": True,
+            "max_records": s.max_batch, "batch_timeout_ms": s.fetch_max_wait_ms}
 
 
 def service_router(core: ServiceCore, s: Settings, metrics: Metrics,
-                   lock: asyncio.Lock, committer: OffsetCommitter) -> KafkaRouter:
-    """`lock`: one message at a time per process (the projection cache is shared)."""
+                   lock: asyncio.Lock, committer: OffsetCommitter,
+                   tracer: TracerProvider) -> KafkaRouter:
+    """`lock`: one batch at a time per process (the projection cache is shared)."""
     router = KafkaRouter()
     name = core.name
 
-    async def run(kind: str, fn: Any, msg: BaseModel, ids: dict[str, Any]) -> Outcome:
-        structlog.contextvars.bind_contextvars(**ids)
-        trace = current_traceparent()
-        with metrics.latency.labels(name, kind).time():
+    async def on_batch(msgs: list[CommandEnvelope | WorkItem], message: KafkaMessage) -> None:
+        records = _records(message, len(msgs))
+        headers: list[dict[str, str]] = list(getattr(message, "batch_headers", None)
+                                             or [message.headers] * len(msgs))
+        now = time.time()
+        for r in records:
+            produced_ms = getattr(r, "timestamp", None)
+            if isinstance(produced_ms, int) and produced_ms > 0:
+                metrics.lag.labels(name).observe(max(0.0, now - produced_ms / 1000))
+        # one span per message, in the trace its headers carry (a command's trace goes
+        # on through the batch that handled it)
+        spans = [message_span(tracer, f"{getattr(r, 'topic', '?')} process", h)
+                 for r, h in zip(records, headers, strict=False)]
+        traces = [traceparent_of(sp) for sp in spans]
+        traces += [{}] * (len(msgs) - len(traces))
+        with metrics.latency.labels(name, "batch").time():
             async with lock:
-                out: Outcome = await anyio.to_thread.run_sync(fn, msg, trace)
-        metrics.handled.labels(name, kind, out.status).inc()
-        if out.conflicts:
-            metrics.conflicts.labels(name).inc(out.conflicts)
-        if out.retries:
-            metrics.retries.labels(name).inc(out.retries)
-        log().info(f"{kind} {out.status}", version=out.version, events=out.events,
-                   rule=out.rejection.rule if out.rejection else None)
-        structlog.contextvars.unbind_contextvars(*ids)
-        return out
-
-    async def on_message(msg: CommandEnvelope | WorkItem, message: KafkaMessage) -> None:
-        produced_ms = getattr(message.raw_message, "timestamp", None)
-        if isinstance(produced_ms, int) and produced_ms > 0:
-            metrics.lag.labels(name).observe(max(0.0, time.time() - produced_ms / 1000))
-        if isinstance(msg, CommandEnvelope):
-            await run("command", core.handle_command, msg, {
-                "game_id": msg.game_id, "command_id": msg.command_id,
-                "correlation_id": msg.correlation_id or msg.command_id,
-                "causation_id": msg.causation_id or msg.command_id})
-        else:
-            await run("work", core.handle_work, msg, {
-                "game_id": msg.game_id, "work_id": msg.work_id,
-                "correlation_id": msg.correlation_id, "causation_id": msg.causation_id})
-        committer.processed(message)
+                outs: list[Outcome] = await anyio.to_thread.run_sync(
+                    profiling.PROFILER.call, core.handle_batch, list(zip(msgs, traces,
+                                                                         strict=True)))
+        for sp in spans:
+            sp.end()
+        for msg, out in zip(msgs, outs, strict=True):
+            kind = "command" if isinstance(msg, CommandEnvelope) else "work"
+            metrics.handled.labels(name, kind, out.status).inc()
+            if out.conflicts:
+                metrics.conflicts.labels(name).inc(out.conflicts)
+            if out.retries:
+                metrics.retries.labels(name).inc(out.retries)
+            ids = ({"command_id": msg.command_id} if isinstance(msg, CommandEnvelope)
+                   else {"work_id": msg.work_id})
+            log().info(f"{kind} {out.status}", game_id=msg.game_id, version=out.version,
+                       events=out.events, rule=out.rejection.rule if out.rejection else None,
+                       correlation_id=getattr(msg, "correlation_id", None), **ids)
+        for r in records:
+            committer.processed(message, r)
 
     topics = [work_topic(name)]
     if name in COMMAND_CONSUMERS.values():
@@ -122,8 +131,14 @@ def service_router(core: ServiceCore, s: Settings, metrics: Metrics,
     router.subscriber(*topics, **_sub_options(name, s), title=name,
                       description=f"the {name} service, consumer group {name!r}: "
                       "CommandEnvelope on its command topic, WorkItem on its work topic"
-                      )(on_message)
+                      )(on_batch)
     return router
+
+
+def _records(message: KafkaMessage, n: int) -> list[Any]:
+    raw: Any = message.raw_message
+    records = list(raw) if isinstance(raw, tuple | list) else [raw]
+    return records if len(records) == n else records[:n]
 
 
 def relay_router(broker_holder: list[KafkaBroker]) -> tuple[KafkaRouter, Any]:
@@ -171,7 +186,8 @@ def build_runtime(roles: list[str], store: EventStore, s: Settings, tracer: Trac
         else:
             core = ServiceCore(role, store, cache)
             rt.cores[role] = core
-            broker.include_router(service_router(core, s, metrics, lock, rt.committer))
+            broker.include_router(service_router(core, s, metrics, lock, rt.committer,
+                                                 tracer))
     return rt
 
 

@@ -26,8 +26,9 @@ class OffsetCommitter:
         self._consumer: Any = None
         self._task: asyncio.Task[None] | None = None
 
-    def processed(self, message: KafkaMessage) -> None:
-        raw: Any = message.raw_message
+    def processed(self, message: KafkaMessage, record: Any = None) -> None:
+        """`record`: one of a batch message's records (default: the message's own)."""
+        raw: Any = record if record is not None else message.raw_message
         if not hasattr(message.consumer, "assignment"):
             return  # an in-memory test broker: nothing to commit
         from aiokafka import TopicPartition  # type: ignore[import-untyped]

@@ -233,6 +233,21 @@ def verify_log(stored: list[StoredEvent]) -> LogCheck:
                     state_hash(state))
 
 
+def check_stored(store_url: str, game_id: str, live_hash: str | None = None) -> str:
+    """The stored log re-decided serially (and its state against the live one), as a
+    line for the CLI."""
+    t = time.perf_counter()
+    with open_store(store_url) as store:
+        check = verify_log(store.read_stream(game_id))
+    same = "" if live_hash is None else (
+        "; replay equals live" if check.state_hash == live_hash
+        else f"; REPLAY DIFFERS from live ({check.state_hash[:16]} vs {live_hash[:16]})")
+    return (f"re-decided serially in {time.perf_counter() - t:.0f}s: {check.events} events, "
+            f"{check.engine_batches} engine batches, {check.resolutions} stack resolutions "
+            f"by {', '.join(sorted(check.by_process)) or 'none'}: "
+            f"{check.divergence or 'no divergence'}{same}")
+
+
 def replay_hash_in_subprocess(store_url: str, game_id: str) -> str:
     """The state hash of the game loaded by another process (GameSession.load)."""
     code = ("import sys; from arbiter_store import open_store; "

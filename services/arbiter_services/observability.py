@@ -21,7 +21,7 @@ from typing import Any
 
 import structlog
 from opentelemetry import context as otel_context
-from opentelemetry import propagate
+from opentelemetry import propagate, trace
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor, SpanExporter
@@ -91,6 +91,21 @@ def continued_span(provider: TracerProvider, name: str, carrier: dict[str, Any],
             yield
     finally:
         otel_context.detach(token)
+
+
+def message_span(provider: TracerProvider, name: str, headers: dict[str, Any]) -> Any:
+    """A started span continuing the trace of a consumed message's headers (the caller
+    ends it): a batch handler's span per message."""
+    ctx = propagate.extract({k: str(v) for k, v in headers.items()})
+    return provider.get_tracer("arbiter").start_span(name, context=ctx,
+                                                     kind=trace.SpanKind.CONSUMER)
+
+
+def traceparent_of(span: Any) -> dict[str, str]:
+    """The W3C headers of `span` (stored in event metadata)."""
+    carrier: dict[str, str] = {}
+    propagate.inject(carrier, context=trace.set_span_in_context(span))
+    return carrier
 
 
 class Metrics:

@@ -20,6 +20,7 @@ from faststream.specification import AsyncAPI
 from prometheus_client import make_asgi_app
 
 from arbiter_core.version import ENGINE_VERSION
+from arbiter_services import profiling
 from arbiter_services.app import Runtime, build_runtime
 from arbiter_services.observability import log, setup_logging, setup_tracing
 from arbiter_services.settings import Settings
@@ -56,14 +57,33 @@ def asgi_app(rt: Runtime, title: str) -> AsgiFastStream:
         ok = rt.relay_alive() and await rt.broker.ping(2.0) and await store_ok()
         return AsgiResponse(b"", 204 if ok else 503)
 
+    stage_task: list[asyncio.Task[None]] = []
+
+    async def start_stage_log() -> None:
+        every = float(os.environ.get("ARBITER_STAGE_LOG_S", "30") or 0)
+        if every > 0:
+            stage_task.append(asyncio.create_task(_log_stages(every)))
+
+    async def stop_stage_log() -> None:
+        for t in stage_task:
+            t.cancel()
+        log().info("stages", **profiling.STAGES.summary())
+
     return AsgiFastStream(
         rt.broker,
         asgi_routes=[("/health/live", live), ("/health/ready", ready),
                      ("/metrics", make_asgi_app(rt.metrics.registry))],
-        after_startup=[rt.start_relay],
-        on_shutdown=[rt.shutdown],
+        after_startup=[rt.start_relay, start_stage_log],
+        on_shutdown=[rt.shutdown, stop_stage_log],
         specification=AsyncAPI(rt.broker, title=f"arbiter {title}", version=ENGINE_VERSION),
     )
+
+
+async def _log_stages(every: float) -> None:
+    while True:
+        await asyncio.sleep(every)
+        if profiling.STAGES.seconds:
+            log().info("stages", **profiling.STAGES.summary())
 
 
 def run_role(role: str, s: Settings) -> None:
@@ -77,6 +97,7 @@ def run_role(role: str, s: Settings) -> None:
     store = open_service_store(s.store, s.sqlite_sync)
     rt = build_runtime([role], store, s, tracer)
     instance = os.environ.get("ARBITER_INSTANCE")
+    profiler = profiling.install(instance or role)
     for core in rt.cores.values():  # one of several processes of a service (--resolvers)
         core.service_id = instance or core.service_id
     app = asgi_app(rt, role)
@@ -86,6 +107,7 @@ def run_role(role: str, s: Settings) -> None:
     try:
         serve(config)
     finally:
+        profiler.dump()
         tracer.shutdown()
         store.close()
         log().info("stopped", role=role)

@@ -30,10 +30,11 @@ from arbiter_core.decide import WORK_OWNERS
 from arbiter_core.state import Work
 from arbiter_runtime.audit import AUDIT_PREFIX, is_game_stream
 from arbiter_runtime.projection import ProjectionCache
+from arbiter_services import profiling
 from arbiter_services.checkpoint import Checkpoints
 from arbiter_services.messages import AuditMessage, EventMessage, WorkItem
 from arbiter_services.observability import Metrics, continued_span, log
-from arbiter_services.topics import AUDIT, EVENTS, work_key, work_topic
+from arbiter_services.topics import AUDIT, EVENTS, PER_MARKER_WORK, work_key, work_topic
 from arbiter_store import EventStore, StoredEvent
 
 #: publish(topic, message, key) -> an awaitable confirmation (or None when confirmed)
@@ -42,20 +43,39 @@ PUBLIC_META = ("command", "command_id", "correlation_id", "causation_id", "actor
                "work", "work_id", "service", "recorded_at", "trace")
 
 
+WorkKey = tuple[str, int]  # (owner, marker for per-marker work, else 0)
+
+
+def work_key_of(kind: str, marker: int) -> WorkKey:
+    return (WORK_OWNERS[kind], marker if kind in PER_MARKER_WORK else 0)
+
+
 def owed_work(cache: ProjectionCache, game_id: str, meta: dict[str, Any]) -> list[WorkItem]:
-    """The engine work a game owes now, one item per marker with work pending."""
+    """The engine work a game owes now: one item per owner of game-wide work (naming its
+    lowest marker: the owner does all of its kinds the game owes) and one per marker
+    with per-marker work (the stack resolver's, keyed `game:marker`)."""
     s = cache.peek(game_id).state
     if s.game_over or not s.started:
         return []
-    out = []
+    out: dict[WorkKey, WorkItem] = {}
     for m in s.markers.values():
         if isinstance(m.pending, Work) and m.pending.kind in WORK_OWNERS:
-            out.append(WorkItem(
-                game_id=game_id, marker=m.number, version=s.version, kind=m.pending.kind,
-                owner=WORK_OWNERS[m.pending.kind],
-                correlation_id=meta.get("correlation_id"),
-                causation_id=meta.get("command_id") or meta.get("work_id")))
-    return out
+            key = work_key_of(m.pending.kind, m.number)
+            if key not in out:
+                out[key] = WorkItem(
+                    game_id=game_id, marker=m.number, version=s.version,
+                    kind=m.pending.kind, owner=WORK_OWNERS[m.pending.kind],
+                    correlation_id=meta.get("correlation_id"),
+                    causation_id=meta.get("command_id") or meta.get("work_id"))
+    return list(out.values())
+
+
+def done_work(meta: dict[str, Any]) -> WorkKey | None:
+    """The work key an engine batch (its metadata) did, if it is one."""
+    kind, work_id = meta.get("work"), meta.get("work_id")
+    if meta.get("command") != "RunEngineWork" or kind not in WORK_OWNERS or not work_id:
+        return None
+    return work_key_of(str(kind), int(str(work_id).rsplit(":", 1)[1]))
 
 
 class Relay:
@@ -76,7 +96,9 @@ class Relay:
         self.position = 0
         self._unsaved = 0
         self._saved_at = 0.0
-        self._dispatched: dict[str, tuple[int, float]] = {}  # game -> (version, when)
+        #: work sent and not yet seen done: game -> key -> when (sent again only once its
+        #: owner appended work for the key, or by the sweep)
+        self._sent: dict[str, dict[WorkKey, float]] = {}
         self._last_meta: dict[str, dict[str, Any]] = {}
         self.stopping = asyncio.Event()
         self.alive_at = time.monotonic()
@@ -105,7 +127,7 @@ class Relay:
 
     async def step(self) -> int:
         """Publish one page of the log and the work it leaves owed; returns its size."""
-        page = await anyio.to_thread.run_sync(self._read_page)
+        page = await anyio.to_thread.run_sync(profiling.PROFILER.call, self._read_page)
         if not page:
             return 0
         pending: list[Any] = []
@@ -136,7 +158,13 @@ class Relay:
         return len(page)
 
     def _read_page(self) -> list[StoredEvent]:
-        page = self.store.read_all(self.position + 1, limit=self.page_size)
+        with profiling.STAGES.timed("read_all"):
+            page = self.store.read_all(self.position + 1, limit=self.page_size)
+        with profiling.STAGES.timed("evolve"):
+            self._evolve(page)
+        return page
+
+    def _evolve(self, page: list[StoredEvent]) -> None:
         for e in page:
             if is_game_stream(e.stream_id):
                 proj = self.cache.peek(e.stream_id)
@@ -144,23 +172,36 @@ class Relay:
                     proj.catch_up(self.store, e.version - 1)
                 proj.apply_all([e])
                 self._last_meta[e.stream_id] = e.metadata
-        return page
+                done = done_work(e.metadata)
+                if done is not None:
+                    self._sent.get(e.stream_id, {}).pop(done, None)
 
-    async def _dispatch(self, game: str) -> list[Any]:
+    async def _dispatch(self, game: str, resend: bool = False) -> list[Any]:
+        """Send the work the game owes that is not already on its way (all of it with
+        `resend`)."""
         meta = self._last_meta.get(game, {})
         items = owed_work(self.cache, game, meta)
         state = self.cache.peek(game).state
         if state.game_over:
             self.cache.drop(game)
-            self._dispatched.pop(game, None)
+            self._sent.pop(game, None)
             self._last_meta.pop(game, None)
+            return []
+        sent = self._sent.setdefault(game, {})
+        owed = {work_key_of(i.kind, i.marker): i for i in items}
+        for key in [k for k in sent if k not in owed]:
+            del sent[key]  # done (or no longer owed) without an append seen: forget it
         out = []
+        now = time.monotonic()
         with continued_span(self.tracer, "relay dispatch", meta.get("trace") or {},
                             game_id=game):
-            for item in items:
+            for key, item in owed.items():
+                if key in sent and not resend:
+                    continue
+                sent[key] = now
                 out.append(await self._publish(work_topic(item.owner), item, work_key(item)))
-        if items:
-            self._dispatched[game] = (state.version, time.monotonic())
+        if not sent:
+            del self._sent[game]
         return out
 
     async def _publish(self, topic: str, msg: BaseModel, key: bytes) -> Any:
@@ -170,13 +211,14 @@ class Relay:
     # ------------------------------------------------------------------ recovery
 
     async def sweep(self) -> None:
-        """Re-send work that made no progress for `sweep_s` (idempotent)."""
+        """Re-send work sent `sweep_s` ago or more and not seen done (a lost message, a
+        broker restart): idempotent, the owner does only what is owed."""
         now = time.monotonic()
-        stuck = [g for g, (v, at) in self._dispatched.items()
-                 if now - at >= self.sweep_s and self.cache.peek(g).version == v]
+        stuck = [g for g, keys in self._sent.items()
+                 if any(now - at >= self.sweep_s for at in keys.values())]
         for game in stuck:
             await anyio.to_thread.run_sync(self.cache.get, game)
-            await _confirm(await self._dispatch(game))
+            await _confirm(await self._dispatch(game, resend=True))
             log().info("work re-sent", game_id=game)
 
     async def recover(self) -> None:

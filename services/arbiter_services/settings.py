@@ -4,6 +4,7 @@ ARBITER_BROKER            Kafka bootstrap servers (default 127.0.0.1:9092)
 ARBITER_STORE             event store URL: a SQLite path or postgresql://... (required)
 ARBITER_FETCH_MAX_WAIT_MS consumer fetch wait (default 10: ~12 ms p99 on Tansu, vs 500)
 ARBITER_SESSION_TIMEOUT_MS consumer group session timeout (default 2000: ~1 s joins)
+ARBITER_MAX_BATCH         messages a service takes from the broker at once (default 200)
 ARBITER_RELAY_POLL_MS     relay's idle poll of the store's log (default 5)
 ARBITER_SWEEP_S           relay re-dispatches work that made no progress (default 3)
 ARBITER_HTTP_HOST / ARBITER_HTTP_PORT  health, readiness and /metrics (default 127.0.0.1:0)
@@ -31,6 +32,7 @@ class Settings:
     fetch_max_wait_ms: int = 10
     session_timeout_ms: int = 2000
     relay_poll_ms: int = 5
+    max_batch: int = 200
     sweep_s: int = 3
     http_host: str = "127.0.0.1"
     http_port: int = 0
@@ -52,6 +54,7 @@ def from_env() -> Settings:
         fetch_max_wait_ms=_int("ARBITER_FETCH_MAX_WAIT_MS", 10),
         session_timeout_ms=_int("ARBITER_SESSION_TIMEOUT_MS", 2000),
         relay_poll_ms=_int("ARBITER_RELAY_POLL_MS", 5),
+        max_batch=_int("ARBITER_MAX_BATCH", 200),
         sweep_s=_int("ARBITER_SWEEP_S", 3),
         http_host=os.environ.get("ARBITER_HTTP_HOST", "127.0.0.1"),
         http_port=_int("ARBITER_HTTP_PORT", 0),

@@ -1,0 +1,110 @@
+"""A bot game through the gateway that acts on every turn marker at once (Grand Melee).
+
+`play_through_gateway` mirrors the embedded loop: one action at a time, each after the
+engine owes no work anywhere, so a game with one turn marker gives the embedded log.
+With several turn markers (Grand Melee, CR 807.5: each marker's turn has its own steps,
+priority and stack) that serialises 25 simultaneous turns; this driver instead sends, for
+every marker whose player must act and has no command in flight, that player's bot
+action, without waiting for the other markers' engine work. The log then depends on the
+order the services decide in (as with several stack resolvers), and is checked by
+re-deciding it serially (`arbiter_services.melee.verify_log`), not against the embedded
+run.
+
+The driver follows the judge's event feed (long-poll), so it never reads the store. A
+command counts as done when an event carries its id; one still unseen after
+`CHECK_AFTER_S` is looked up (rejected: the marker's bot acts again on the newer state).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from arbiter_core.commands import StartGame
+from arbiter_core.state import Decision, Priority
+from arbiter_gateway.client import DistributedGame, GatewayClient, GatewayError, stored
+from arbiter_runtime.botgame import make_bots
+from arbiter_runtime.play import MAX_TURNS, MAX_TURNS_PER_PLAYER
+from arbiter_runtime.projection import GameProjection
+
+CHECK_AFTER_S = 2.0
+JOIN_AT_ONCE = 16
+
+
+async def play_markers_through_gateway(client: GatewayClient, start: StartGame,
+                                       deadline_s: float = 3600,
+                                       progress: Any = None) -> DistributedGame:
+    t0 = time.monotonic()
+    gid = start.game_id
+    created = await client.create(start)
+    judge = created["judge_token"]
+    outcome = created.get("outcome") or await client.status(gid, judge, created["command_id"])
+    while outcome["status"] == "pending":
+        _deadline(t0, deadline_s)
+        outcome = await client.status(gid, judge, created["command_id"])
+    if outcome["status"] != "applied":
+        raise GatewayError(f"the game did not start: {outcome}")
+    tokens: dict[str, str] = {}
+    names = [p.name for p in start.players]
+    for i in range(0, len(names), JOIN_AT_ONCE):
+        chunk = names[i:i + JOIN_AT_ONCE]
+        for name, token in zip(chunk, await asyncio.gather(
+                *(client.join(gid, n) for n in chunk)), strict=True):
+            tokens[name] = token
+    proj = GameProjection(gid)
+    bots = make_bots(start)
+    limit = max(MAX_TURNS, MAX_TURNS_PER_PLAYER * len(names))
+    in_flight: dict[int, tuple[str, str, float]] = {}  # marker -> (command id, seat, sent)
+    actions = 0
+    seq = 0
+    while not proj.state.game_over:
+        _deadline(t0, deadline_s)
+        if proj.state.turns_taken > limit:
+            raise RuntimeError(f"game {gid} did not end in {limit} turns")
+        new = await client.events(gid, judge, proj.version + 1, wait=1)
+        proj.apply_all(stored(gid, e) for e in new)
+        done = {e["metadata"].get("command_id") for e in new}
+        for marker, (cid, _, _) in list(in_flight.items()):
+            if cid in done:
+                del in_flight[marker]
+        if progress is not None and new:
+            progress(proj.state)
+        if proj.state.game_over:
+            break
+        await _check_stale(client, gid, tokens, in_flight)
+        sends = []
+        for m in list(proj.state.markers.values()):
+            pending = m.pending
+            if not isinstance(pending, Priority | Decision) or m.number in in_flight:
+                continue
+            action = bots[pending.player].choose(proj.state, pending.player)
+            if action is None:
+                continue
+            seq += 1
+            cid = f"{gid}.{proj.version}.{m.number}.{seq}"
+            in_flight[m.number] = (cid, pending.player, time.monotonic())
+            sends.append(client.submit(gid, tokens[pending.player], action, cid, wait=0))
+        if sends:
+            await asyncio.gather(*sends)
+            actions += len(sends)
+    return DistributedGame(gid, judge, tokens, proj, actions, time.monotonic() - t0)
+
+
+async def _check_stale(client: GatewayClient, gid: str, tokens: dict[str, str],
+                       in_flight: dict[int, tuple[str, str, float]]) -> None:
+    """Forget commands the services rejected (or applied unseen) a while ago."""
+    now = time.monotonic()
+    for marker, (cid, seat, sent) in list(in_flight.items()):
+        if now - sent < CHECK_AFTER_S:
+            continue
+        out = await client.status(gid, tokens[seat], cid, wait=0)
+        if out["status"] != "pending":
+            del in_flight[marker]
+        else:
+            in_flight[marker] = (cid, seat, now)  # look again later
+
+
+def _deadline(t0: float, deadline_s: float) -> None:
+    if time.monotonic() - t0 > deadline_s:
+        raise TimeoutError(f"the game did not finish in {deadline_s}s")
