@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from .codec import decode_object, encode_object
+from .codec import ENCODER, decode_object, encode_object
 from .combiner import AppendRequest, Combiner
 from .errors import StreamNotFound
 from .integrity import (
@@ -50,16 +50,16 @@ RAW_COLUMNS = "stream_id, version, position, type, schema_version, payload, rule
 
 def encode_events(events: Sequence[NewEvent]) -> list[EncodedEvent]:
     """Encode a batch (outside any lock): an unencodable event raises ``TypeError``."""
-    return [
-        EncodedEvent(
-            event.type,
-            event.schema_version,
-            encode_object(event.payload, what=f"payload of {event.type!r}"),
-            event.rule,
-            encode_object(event.metadata, what=f"metadata of {event.type!r}"),
-        )
-        for event in events
-    ]
+    encode = ENCODER.encode
+    try:
+        return [EncodedEvent(event.type, event.schema_version, encode(event.payload),
+                             event.rule, encode(event.metadata)) for event in events]
+    except (TypeError, msgspec.EncodeError, OverflowError):
+        pass
+    for event in events:  # say which one (encode_object raises the TypeError)
+        encode_object(event.payload, what=f"payload of {event.type!r}")
+        encode_object(event.metadata, what=f"metadata of {event.type!r}")
+    raise AssertionError("unreachable: an event failed to encode only once")  # pragma: no cover
 
 
 def utc_now() -> str:

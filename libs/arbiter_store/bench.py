@@ -1,25 +1,32 @@
 """Side-by-side store benchmarks: our store against the ``eventsourcing`` library.
 
 :func:`run_store_benchmarks` measures, on each backend (a temporary SQLite file, and
-a temporary schema of the PostgreSQL database ``pg_url`` if given), in one run:
+a temporary schema of the PostgreSQL database ``pg_url`` if given), in one run, for
+our store and for both of eventsourcing's recorders, with ``ratio = ours / theirs``
+(above 1: we are faster):
 
-* appends/s of single events to one stream, and events/s of 100-event batches, for
-  our store and for eventsourcing's ``*AggregateRecorder`` (per-aggregate sequences
-  only, no global order), with ``ratio = ours / theirs`` (above 1: we are faster);
-* single-event appends against eventsourcing's ``*ApplicationRecorder``, which also
-  keeps a global order (the like-for-like comparison for our gapless positions);
-* appends/s with 8 writer threads on 8 streams (both stores), after which our log is
+* appends/s of single events to one stream, and events/s of 100-event batches;
+* appends/s with 8 writer threads on 8 streams (one store object / one recorder
+  with a pool of 8 connections, shared by the threads), after which our log is
   checked to be gapless;
-* events/s reading one 2,000-event stream.
+* events/s reading one stream of all the batches (against the AggregateRecorder).
 
-Both sides append the same events and both (de)serialise the payload (msgspec JSON)
-in the timed loops; ours also validates, hashes (the tamper-evident chain), assigns
-gapless positions and builds ``StoredEvent`` objects.  Each benchmark runs its sides
-in alternating rounds, so that drifting machine load affects them alike.  Both use
-durable commits (SQLite ``synchronous=FULL`` in WAL mode, PostgreSQL's defaults).
-eventsourcing is a dev dependency (``pip install -e '.[dev]'``).
-``python -m arbiter_store.bench [PG_URL]`` prints a table.  Numbers depend on the
-disk's fsync latency and on the machine's load.
+Which comparison is like-for-like: eventsourcing's ``*ApplicationRecorder`` keeps a
+global order (notification ids, under a table lock on PostgreSQL), as ours keeps
+gapless global positions in commit order; its ``*AggregateRecorder`` keeps only
+per-aggregate versions (no global order, so concurrent writers never wait for each
+other), which is less work than ours.  Ours also validates, hashes (the tamper-evident
+chain), records stream heads, NOTIFYs on PostgreSQL and decodes the ``StoredEvent``
+objects it returns.
+
+Fairness: both sides append the same events and encode the payload (msgspec JSON) in
+the timed loops; they use the same disk (SQLite files in one temporary directory) or
+the same database and schema (PostgreSQL), and the same durability: SQLite in WAL mode
+with ``synchronous=FULL`` (eventsourcing's default too), PostgreSQL's defaults
+(``synchronous_commit=on``) for both.  Each benchmark runs its sides in alternating
+rounds, so that drifting machine load affects them alike.  eventsourcing is a dev
+dependency (``pip install -e '.[dev]'``).  ``python -m arbiter_store.bench [PG_URL]``
+prints a table.  Numbers depend on the disk's fsync latency and on the machine's load.
 """
 
 from __future__ import annotations
@@ -251,15 +258,27 @@ def run_store_benchmarks(pg_url: str | None = None, *, scale: float = 1.0) -> li
     return rows
 
 
+#: How each recorder compares with our store (printed under the table).
+LEGEND = {
+    "ApplicationRecorder": "like-for-like: keeps a global order, as ours does",
+    "AggregateRecorder": "per-aggregate order only (no global order: less work)",
+}
+
+
 def format_rows(rows: list[Row]) -> str:
     header = f"{'backend':<11} {'benchmark':<26} {'ours/s':>10} {'theirs/s':>10} {'ratio':>6}  vs"
     lines = [header, "-" * len(header)]
     for row in rows:
         theirs = "-" if row["theirs_per_s"] is None else f"{row['theirs_per_s']:.0f}"
         ratio = "-" if row["ratio"] is None else f"{row['ratio']:.2f}"
+        mark = "*" if row["theirs"] == "ApplicationRecorder" else ""
         extra = "" if "gapless" not in row else f" (gapless: {row['gapless']})"
         lines.append(f"{row['backend']:<11} {row['benchmark']:<26} {row['ours_per_s']:>10.0f} "
-                     f"{theirs:>10} {ratio:>6}  {row['theirs']} [{row['unit']}]{extra}")
+                     f"{theirs:>10} {ratio:>6}  {row['theirs']}{mark} [{row['unit']}]{extra}")
+    lines.append("")
+    lines.append("ratio = ours / theirs (eventsourcing), same database, same durability.")
+    lines += [f"{name}{'*' if name == 'ApplicationRecorder' else ''}: {text}"
+              for name, text in LEGEND.items()]
     return "\n".join(lines)
 
 

@@ -25,13 +25,15 @@ import msgspec
 
 from .errors import CorruptStore
 
-__all__ = ["CODEC_NAME", "decode_object", "encode_object"]
+__all__ = ["CODEC_NAME", "ENCODER", "decode_object", "encode_object"]
 
 #: Identifies the encoding; recorded so a future migration can tell formats apart.
 CODEC_NAME = "msgspec-json-sorted-v1"
 
 _encoder = msgspec.json.Encoder(order="sorted")
 _decoder = msgspec.json.Decoder(dict[str, Any])
+#: The canonical encoder itself, for hot loops that report errors themselves.
+ENCODER = _encoder
 
 
 def encode_object(value: dict[str, Any], *, what: str = "value") -> bytes:

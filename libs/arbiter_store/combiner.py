@@ -61,7 +61,7 @@ class AppendRequest:
         self.base: int | None = None
         self.earlier: list[RawEvent] | None = None
         self.error: BaseException | None = None
-        self._event = threading.Event()
+        self._event: threading.Event | None = None  # made when the request must wait
         self._lead = False
 
     @property
@@ -88,9 +88,11 @@ class Combiner:
             self._queue.append(request)
             lead = not self._busy
             self._busy = True
+            if not lead:
+                event = request._event = request._event or threading.Event()
         if not lead:
             try:
-                request._event.wait()  # set when the request is done, or handed the lead
+                event.wait()  # set when the request is done, or handed the lead
             except BaseException:  # e.g. KeyboardInterrupt: withdraw, don't block others
                 self._withdraw(request)
                 raise
@@ -107,7 +109,7 @@ class Combiner:
                         member.error = exc if member is request else failed(exc)
             finally:
                 for member in group:
-                    if member is not request:
+                    if member is not request and member._event is not None:
                         member._event.set()
             if request.done:
                 with self._mutex:
@@ -119,7 +121,8 @@ class Combiner:
         if self._queue:
             successor = self._queue[0]
             successor._lead = True
-            successor._event.set()
+            if successor._event is not None:  # always: it queued while we were busy
+                successor._event.set()
         else:
             self._busy = False
 

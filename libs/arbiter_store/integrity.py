@@ -146,14 +146,33 @@ def hash_parts(stream_id: str, expected_version: int,
     pre: list[bytes] = []
     mid: list[bytes] = []
     end: list[bytes] = []
-    for offset, event in enumerate(events, start=1):
-        pre.append(head + _frame(b"i", str(expected_version + offset).encode()))
-        mid.append(b"".join((_frame(b"s", event.type.encode()),
-                             _frame(b"i", str(event.schema_version).encode()),
-                             b"b", len(event.payload).to_bytes(8, "big"))))
-        rule = _NO_RULE if event.rule is None else _frame(b"s", event.rule.encode())
-        end.append(rule + b"b" + len(event.metadata).to_bytes(8, "big"))
+    kinds, rules = _KIND_FRAMES, _RULE_FRAMES
+    if len(kinds) > _CACHE_LIMIT or len(rules) > _CACHE_LIMIT:
+        kinds.clear()
+        rules.clear()
+    version = expected_version
+    for event in events:
+        version += 1
+        digits = str(version).encode()
+        pre.append(head + b"i" + len(digits).to_bytes(8, "big") + digits)
+        kind = kinds.get((event.type, event.schema_version))
+        if kind is None:
+            kind = kinds[event.type, event.schema_version] = b"".join((
+                _frame(b"s", event.type.encode()),
+                _frame(b"i", str(event.schema_version).encode()), b"b"))
+        mid.append(kind + len(event.payload).to_bytes(8, "big"))
+        rule = rules.get(event.rule)
+        if rule is None:
+            rule = rules[event.rule] = b"".join((
+                _NO_RULE if event.rule is None else _frame(b"s", event.rule.encode()), b"b"))
+        end.append(rule + len(event.metadata).to_bytes(8, "big"))
     return HashParts(pre, mid, end)
+
+
+#: Frames of (type, schema_version) and of rules, which repeat from event to event.
+_KIND_FRAMES: dict[tuple[str, int], bytes] = {}
+_RULE_FRAMES: dict[str | None, bytes] = {}
+_CACHE_LIMIT = 10_000
 
 
 def link(prev_hash: str, base_position: int, parts: HashParts,

@@ -75,6 +75,7 @@ from .integrity import VerifyInput
 from .location import redact
 from .migrations import latest_version, missing_schema_message
 from .model import Anchor, Snapshot, Tracking
+from .pgarrays import bigints, byteas, integers, register, texts
 from .postgres_admin import (
     Conn,
     channel_name,
@@ -152,7 +153,7 @@ class PostgresEventStore(SQLReads):
         self._closed = False
         self._pool: psycopg_pool.ConnectionPool[Conn] = psycopg_pool.ConnectionPool(
             url, min_size=1, max_size=pool_size, kwargs={"autocommit": True}, open=False,
-            timeout=connect_timeout, name=f"arbiter-store:{self._schema}")
+            configure=register, timeout=connect_timeout, name=f"arbiter-store:{self._schema}")
         try:
             self._pool.open(wait=True, timeout=connect_timeout)
         except psycopg_pool.PoolTimeout as exc:
@@ -229,17 +230,17 @@ class PostgresEventStore(SQLReads):
     def _params(self, group: list[AppendRequest]) -> tuple[Any, ...]:
         events = [event for request in group for event in request.events]
         return (
-            [r.stream_id for r in group], [r.expected_version for r in group],
-            [r.command_id for r in group],
-            [None if r.tracking is None else r.tracking.consumer for r in group],
-            [None if r.tracking is None else r.tracking.position for r in group],
-            [len(r.events) for r in group],
-            [e.type for e in events], [e.schema_version for e in events],
-            [e.payload for e in events], [e.rule for e in events],
-            [e.metadata for e in events],
-            [part for r in group for part in r.parts.pre],
-            [part for r in group for part in r.parts.mid],
-            [part for r in group for part in r.parts.end],
+            texts([r.stream_id for r in group]), bigints([r.expected_version for r in group]),
+            texts([r.command_id for r in group]),
+            texts([None if r.tracking is None else r.tracking.consumer for r in group]),
+            bigints([None if r.tracking is None else r.tracking.position for r in group]),
+            integers([len(r.events) for r in group]),
+            texts([e.type for e in events]), integers([e.schema_version for e in events]),
+            byteas([e.payload for e in events]), texts([e.rule for e in events]),
+            byteas([e.metadata for e in events]),
+            byteas([part for r in group for part in r.parts.pre]),
+            byteas([part for r in group for part in r.parts.mid]),
+            byteas([part for r in group for part in r.parts.end]),
             self._channel)
 
     def _record_tracking(self, tracking: Tracking) -> None:
