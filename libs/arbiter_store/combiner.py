@@ -7,7 +7,11 @@ that finds another one in progress joins a queue; the thread in progress (the
 *leader*), when done, hands the lead to the oldest waiting append, whose thread then
 takes every compatible request from the queue and executes them in one transaction
 with one flush (:meth:`~arbiter_store.base.StoreBase._append_group`).  Alone, an
-append is its own group of one and never waits.
+append is its own group of one and never waits.  A leader that finds fewer requests
+queued than the previous group held waits briefly for the others (the writers of that
+group are on their way back; without the wait, the first one back would commit alone
+and the rest wait for its flush): at most half the previous group's execution time and
+at most :data:`MAX_GATHER_SECONDS`.
 
 Each request keeps its own semantics inside the group: the backend checks its expected
 version, command id and tracking separately and writes nothing for a request that
@@ -24,6 +28,7 @@ like one append.
 from __future__ import annotations
 
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from typing import Final
@@ -37,6 +42,8 @@ __all__ = ["AppendRequest", "Combiner", "failed"]
 #: Upper bounds of one group (requests, events), so one transaction stays small.
 MAX_GROUP_REQUESTS: Final = 64
 MAX_GROUP_EVENTS: Final = 5000
+#: The longest a leader waits for the writers of the previous group to come back.
+MAX_GATHER_SECONDS: Final = 0.001
 
 
 class AppendRequest:
@@ -79,8 +86,11 @@ class Combiner:
     def __init__(self, execute: Callable[[list[AppendRequest]], None]) -> None:
         self._execute = execute
         self._mutex = threading.Lock()
+        self._arrived = threading.Condition(self._mutex)
         self._queue: deque[AppendRequest] = deque()
         self._busy = False
+        self._last_size = 1  # of the last group
+        self._last_seconds = 0.0  # the last group's execution time
 
     def submit(self, request: AppendRequest) -> None:
         """Run ``request`` (alone or in a group); on return its outcome is set."""
@@ -90,6 +100,7 @@ class Combiner:
             self._busy = True
             if not lead:
                 event = request._event = request._event or threading.Event()
+                self._arrived.notify()
         if not lead:
             try:
                 event.wait()  # set when the request is done, or handed the lead
@@ -100,7 +111,10 @@ class Combiner:
                 return
         while True:  # the leader: run groups until its own request is done
             with self._mutex:
+                self._gather()
                 group = self._take()
+                self._last_size = len(group)
+            started = time.perf_counter()
             try:
                 self._execute(group)
             except BaseException as exc:  # don't leave anyone waiting
@@ -108,6 +122,7 @@ class Combiner:
                     if not member.done:
                         member.error = exc if member is request else failed(exc)
             finally:
+                self._last_seconds = time.perf_counter() - started
                 for member in group:
                     if member is not request and member._event is not None:
                         member._event.set()
@@ -115,6 +130,20 @@ class Combiner:
                 with self._mutex:
                     self._pass_lead()
                 return
+
+    def _gather(self) -> None:
+        """While fewer requests are queued than the last group held, the writers of that
+        group are probably on their way back: wait for them (caller holds the mutex),
+        at most half the last group's execution time (so a lone writer, or a fast
+        in-memory store, barely waits) and at most :data:`MAX_GATHER_SECONDS`."""
+        if len(self._queue) >= self._last_size:
+            return
+        deadline = time.perf_counter() + min(MAX_GATHER_SECONDS, self._last_seconds / 2)
+        while len(self._queue) < self._last_size:
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                return
+            self._arrived.wait(remaining)
 
     def _pass_lead(self) -> None:
         """Hand the lead to the oldest waiting request, if any (caller holds the mutex)."""

@@ -184,10 +184,12 @@ POSTGRES_MIGRATIONS: Final = (
         -- version) or 'processed' (a = the consumer's recorded position); only 'ok'
         -- members write anything.  Locks are taken in one global order - stream rows
         -- by id bytes, then tracking rows by consumer bytes, then the counter - so
-        -- concurrent groups cannot deadlock.
+        -- concurrent groups cannot deadlock: callers pass the members sorted by stream
+        -- id (code points, i.e. UTF-8 bytes) and p_order, the member numbers sorted by
+        -- consumer (members without one last).
         CREATE FUNCTION arbiter_append_group(
             p_streams text[], p_expected bigint[], p_commands text[], p_consumers text[],
-            p_trackings bigint[], p_counts integer[], p_types text[],
+            p_trackings bigint[], p_counts integer[], p_order integer[], p_types text[],
             p_schema_versions integer[], p_payloads bytea[], p_rules text[],
             p_metadata bytea[], p_pre bytea[], p_mid bytea[], p_end bytea[], p_channel text
         ) RETURNS TABLE (o_status text, o_a bigint, o_b bigint)
@@ -216,8 +218,7 @@ POSTGRES_MIGRATIONS: Final = (
             e         integer;
         BEGIN
             -- 1. Lock each stream's row, creating it at version 0 if new.
-            FOR m IN SELECT u.i FROM unnest(p_streams) WITH ORDINALITY AS u(s, i)
-                     ORDER BY u.s COLLATE "C" LOOP
+            FOR m IN 1 .. v_members LOOP
                 SELECT s.version, s.head_hash INTO v_one, v_head
                     FROM streams s WHERE s.stream_id = p_streams[m] FOR UPDATE;
                 IF NOT FOUND THEN
@@ -231,8 +232,7 @@ POSTGRES_MIGRATIONS: Final = (
                 v_heads[m] := v_head;
             END LOOP;
             -- 2. Check each member: a repeated command id, the tracking, the version.
-            FOR m IN SELECT u.i FROM unnest(p_consumers) WITH ORDINALITY AS u(c, i)
-                     ORDER BY u.c COLLATE "C" NULLS LAST, u.i LOOP
+            FOREACH m IN ARRAY p_order LOOP
                 IF p_commands[m] IS NOT NULL THEN
                     SELECT c.first_version, c.last_version INTO v_one, v_two FROM commands c
                         WHERE c.stream_id = p_streams[m] AND c.command_id = p_commands[m];

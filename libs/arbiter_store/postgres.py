@@ -111,8 +111,9 @@ _TRACK: Final = (
 #: The append function of migration 4.
 _APPEND: Final = (
     "SELECT o_status, o_a, o_b FROM arbiter_append_group(%b::text[], %b::bigint[], "
-    "%b::text[], %b::text[], %b::bigint[], %b::integer[], %b::text[], %b::integer[], "
-    "%b::bytea[], %b::text[], %b::bytea[], %b::bytea[], %b::bytea[], %b::bytea[], %b::text)")
+    "%b::text[], %b::text[], %b::bigint[], %b::integer[], %b::integer[], %b::text[], "
+    "%b::integer[], %b::bytea[], %b::text[], %b::bytea[], %b::bytea[], %b::bytea[], "
+    "%b::bytea[], %b::text)")
 
 
 class PostgresEventStore(SQLReads):
@@ -185,6 +186,7 @@ class PostgresEventStore(SQLReads):
     # -- writing -----------------------------------------------------------------
 
     def _append_group(self, group: list[AppendRequest]) -> None:
+        group = lock_order(group)
         try:
             with self._connection() as conn:
                 try:  # one statement in autocommit mode: one round trip, one transaction
@@ -235,6 +237,7 @@ class PostgresEventStore(SQLReads):
             texts([None if r.tracking is None else r.tracking.consumer for r in group]),
             bigints([None if r.tracking is None else r.tracking.position for r in group]),
             integers([len(r.events) for r in group]),
+            integers(_consumer_order(group)),
             texts([e.type for e in events]), integers([e.schema_version for e in events]),
             byteas([e.payload for e in events]), texts([e.rule for e in events]),
             byteas([e.metadata for e in events]),
@@ -341,6 +344,21 @@ class _ListenWaiter:
         conn, self._conn = self._conn, None
         if conn is not None:
             conn.close()
+
+
+def lock_order(group: list[AppendRequest]) -> list[AppendRequest]:
+    """The members sorted by stream id: the order in which the append function locks
+    their stream rows (the same in every client, so groups cannot deadlock)."""
+    return sorted(group, key=lambda request: request.stream_id)
+
+
+def _consumer_order(group: list[AppendRequest]) -> list[int]:
+    """Member numbers (1-based) sorted by consumer (the tracking rows' locking order),
+    members without tracking last."""
+    tracked = sorted((r.tracking.consumer, number) for number, r in enumerate(group, start=1)
+                     if r.tracking is not None)
+    return [number for _, number in tracked] + [
+        number for number, r in enumerate(group, start=1) if r.tracking is None]
 
 
 def _track(conn: Conn, tracking: Tracking) -> None:

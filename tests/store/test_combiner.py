@@ -177,3 +177,33 @@ def test_a_waiter_that_gives_up_is_withdrawn_and_passes_the_lead_on(
     futures[2].result(timeout=10)
     assert recorder.groups == [["first"], ["x"]] and not quitter.done and other.base == 2
     assert not combiner._busy and not combiner._queue
+
+
+def test_a_leader_waits_for_the_writers_of_the_last_group(
+    pool: ThreadPoolExecutor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a group of three, the first writer back waits (bounded) for the other two,
+    so that they share one commit instead of committing one alone, then two."""
+    monkeypatch.setattr("arbiter_store.combiner.MAX_GATHER_SECONDS", 30.0)
+    recorder = Recorder()
+    recorder.gate.set()
+    combiner = Combiner(recorder)
+    combiner._last_size, combiner._last_seconds = 3, 60.0
+    futures = [pool.submit(combiner.submit, req("a"))]
+    _until(lambda: len(combiner._queue) == 1 and combiner._busy)
+    futures += [pool.submit(combiner.submit, req(name)) for name in ("b", "c")]
+    for future in futures:
+        future.result(timeout=10)
+    assert recorder.groups == [["a", "b", "c"]]
+
+
+def test_a_lone_writer_stops_waiting(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("arbiter_store.combiner.MAX_GATHER_SECONDS", 0.01)
+    recorder = Recorder()
+    recorder.gate.set()
+    combiner = Combiner(recorder)
+    combiner._last_size, combiner._last_seconds = 8, 60.0
+    first, second = req("a"), req("b")
+    combiner.submit(first)  # waits at most 10 ms for writers that do not come
+    combiner.submit(second)
+    assert recorder.groups == [["a"], ["b"]] and combiner._last_size == 1

@@ -20,12 +20,14 @@ from arbiter_store import (
     EventStore,
     MigrationRequired,
     StoreError,
+    Tracking,
     open_store,
 )
 from arbiter_store.migrations import latest_version, upgrade
-from arbiter_store.postgres import PostgresEventStore, channel_name
+from arbiter_store.postgres import PostgresEventStore, _consumer_order, channel_name, lock_order
 
 from .contract import Opener, RawSQL, UrlFactory, ev, positions
+from .contract_groups import request
 from .contract_subscription import collect
 from .contract_suite import StoreContract
 
@@ -119,6 +121,13 @@ class TestPostgresStore(StoreContract):
         assert killed == [(True,)]
         writer.append("s", 1, [ev(2), ev(3)])
         assert positions(collect(subscription, 2)) == [2, 3]
+
+    def test_groups_lock_in_one_global_order(self) -> None:
+        group = [request("b", 0, ev(), tracking=Tracking("z", 1)), request("é", 0, ev()),
+                 request("a", 0, ev(), tracking=Tracking("y", 1)), request("B", 0, ev())]
+        ordered = lock_order(group)
+        assert [r.stream_id for r in ordered] == ["B", "a", "b", "é"]  # code points = bytes
+        assert _consumer_order(ordered) == [2, 3, 1, 4]  # consumers y, z; then the others
 
     def test_channel_names_fit_postgres_identifiers(self) -> None:
         assert channel_name("public") == "arbiter_events.public"
