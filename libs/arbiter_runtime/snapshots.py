@@ -1,8 +1,9 @@
 """Game-state snapshots: a plain-data codec (no pickle) and the every-N-events policy.
 
 A snapshot is the state's canonical JSON (`arbiter_core.hashing.canonical`: every
-record tagged with its class) compressed with zlib. Decoding rebuilds the records and
-checks the state hash stored beside the snapshot, so a snapshot that does not rebuild
+record tagged with its class) compressed with zlib. Decoding (msgspec's JSON decoder; a
+token's characteristics through the trusted decoder, `fastcodec`) rebuilds the records
+and checks the state hash stored beside the snapshot, so a snapshot that does not rebuild
 the exact state is refused (`InvalidSnapshot`) and the loader falls back to the events.
 """
 
@@ -13,9 +14,12 @@ import zlib
 from dataclasses import fields
 from typing import Any
 
+import msgspec
+
 from arbiter_core import state as st
 from arbiter_core.cards.model import TokenSpec
 from arbiter_core.hashing import canonical, state_hash
+from arbiter_runtime.fastcodec import from_builtins
 from arbiter_store import EventStore
 from arbiter_store.errors import InvalidSnapshot
 
@@ -26,6 +30,7 @@ _RECORDS = {cls.__name__: cls for cls in (
     st.Decision, st.Waiting, st.Marker, st.Trigger, st.Delayed)}
 # GameState fields whose lists stay lists (everything else list-shaped is a tuple)
 _LISTS = {"seats", "battlefield", "effects", "triggers", "delayed"}
+_json = msgspec.json.Decoder()
 
 
 def encode(state: st.GameState) -> bytes:
@@ -41,7 +46,7 @@ def _record(data: Any) -> Any:
         if kind == "Marker":
             values["step"] = st.Step(values["step"])
         if kind == "Obj" and values.get("token") is not None:
-            values["token"] = TokenSpec.model_validate(data["token"])
+            values["token"] = from_builtins(TokenSpec, data["token"])
         return cls(**values)
     if isinstance(data, list):
         return tuple(_record(v) for v in data)
@@ -52,7 +57,7 @@ def _record(data: Any) -> Any:
 
 def decode(blob: bytes, expected_hash: str) -> st.GameState:
     try:
-        data = json.loads(zlib.decompress(blob))
+        data = _json.decode(zlib.decompress(blob))
         values: dict[str, Any] = {}
         for f in fields(st.GameState):
             raw = data[f.name]
