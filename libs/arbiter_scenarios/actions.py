@@ -19,7 +19,7 @@ from arbiter_core.commands import (
     PlayLand,
     RunEngineWork,
 )
-from arbiter_core.errors import ArbiterError
+from arbiter_core.errors import ArbiterError, RuleViolation
 from arbiter_core.layers import definition
 from arbiter_core.state import Decision, Marker, Priority, Step, Waiting, Work
 from arbiter_core.targets import is_legal
@@ -309,7 +309,10 @@ def _step_one(run: Run, numbers: list[int]) -> bool:
         elif isinstance(p, Priority):
             run.execute(PassPriority(player=p.player, marker=n))
         elif isinstance(p, Decision) and p.kind == "declare_attackers":
-            run.execute(DeclareAttackers(player=p.player, marker=n))
+            try:
+                run.execute(DeclareAttackers(player=p.player, marker=n))
+            except RuleViolation:
+                return False  # attacking with nobody is illegal (508.1d): wait for `attack`
         elif isinstance(p, Decision) and p.kind == "declare_blockers":
             run.execute(DeclareBlockers(player=p.player, marker=n))
         elif isinstance(p, Decision):

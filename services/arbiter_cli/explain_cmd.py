@@ -118,7 +118,18 @@ def summarize(before: GameState, e: ev.Event, name: Namer) -> str:
         case ev.AttackersDeclared():
             if not e.attacks:
                 return f"{e.player} declares no attackers"
-            return f"{e.player} attacks: " + ", ".join(f"{name(a)} -> {d}" for a, d in e.attacks)
+            bands = "".join(f"; band: {_objs(name, b)}" for b in e.bands)
+            return (f"{e.player} attacks: " + ", ".join(f"{name(a)} -> {d}" for a, d in e.attacks)
+                    + bands)
+        case ev.BandBlocked():
+            return "the band is blocked: " + ", ".join(f"{name(b)} blocks {name(a)}"
+                                                       for b, a in e.blocks)
+        case ev.CombatDamageAssigned():
+            return f"{e.player} assigns combat damage: " + "; ".join(
+                f"{name(c)} -> " + ", ".join(
+                    f"{n} to {k[2:] if k.startswith('p:') else name(int(k[2:]))}"
+                    for k, n in split.items())
+                for c, split in e.assignments)
         case ev.BlockersDeclared():
             if not e.blocks:
                 return f"{e.player} declares no blockers"
