@@ -45,7 +45,6 @@ __all__ = [
     "HashParts",
     "RawEvent",
     "anchor_key_from_env",
-    "chain",
     "event_hash",
     "hash_parts",
     "link",
@@ -188,22 +187,6 @@ def link(prev_hash: str, base_position: int, parts: HashParts,
                                  event.payload, end, event.metadata))).hexdigest()
         hashes.append(prev_hash)
     return hashes
-
-
-def chain(
-    stream_id: str,
-    expected_version: int,
-    base_position: int,
-    prev_hash: str,
-    events: Sequence[EncodedEvent],
-) -> list[RawEvent]:
-    """Number and hash a batch: versions follow ``expected_version``, positions follow
-    ``base_position``, and the first event links to ``prev_hash``."""
-    hashes = link(prev_hash, base_position, hash_parts(stream_id, expected_version, events),
-                  events)
-    return [RawEvent(stream_id, expected_version + i, base_position + i, e.type,
-                     e.schema_version, e.payload, e.rule, e.metadata, digest)
-            for i, (e, digest) in enumerate(zip(events, hashes, strict=True), start=1)]
 
 
 def _raw(value: bytes | str) -> bytes:
