@@ -24,13 +24,14 @@ from pydantic import BaseModel, ValidationError
 from arbiter_core.commands import COMMAND_ADAPTER, StartGame
 from arbiter_gateway.auth import Principal, Tokens, bearer
 from arbiter_gateway.feed import Feed
-from arbiter_gateway.models import MAX_BODY, CreateGame, Join, Submit
+from arbiter_gateway.models import MAX_BODY, MAX_CREATE_BODY, CreateGame, Join, Submit
 from arbiter_gateway.reads import Reads
 from arbiter_gateway.ws import add_stream_route
 from arbiter_runtime.audit import valid_game_id
 from arbiter_services.core import ORGANIZER
 from arbiter_services.messages import CommandEnvelope
 from arbiter_services.observability import Metrics, log
+from arbiter_services.recovery import TopicKeeper
 from arbiter_services.topics import command_consumer, command_key, command_topic
 
 MAX_WAIT_S = 10.0
@@ -47,6 +48,7 @@ class Gateway:
         self.feed = feed
         self.metrics = metrics
         self.ready = False
+        self.keeper: TopicKeeper | None = None
 
     def principal(self, request: Request, game_id: str) -> Principal:
         token = bearer(request.headers.get("authorization"))
@@ -74,16 +76,17 @@ class Gateway:
             await self.feed.wait(ev, min(POLL_S, left))
 
 
-async def read_json(request: Request, model: type[BaseModel]) -> Any:
-    """The body as `model`: 413 if too large, 400 if not JSON, 422 if the wrong shape."""
+async def read_json(request: Request, model: type[BaseModel], limit: int = MAX_BODY) -> Any:
+    """The body as `model`: 413 if over `limit` bytes, 400 if not JSON, 422 if the wrong
+    shape."""
     length = request.headers.get("content-length")
-    if length is not None and length.isdigit() and int(length) > MAX_BODY:
-        raise HTTPException(413, f"request body over {MAX_BODY} bytes")
+    if length is not None and length.isdigit() and int(length) > limit:
+        raise HTTPException(413, f"request body over {limit} bytes")
     body = b""
     async for chunk in request.stream():
         body += chunk
-        if len(body) > MAX_BODY:
-            raise HTTPException(413, f"request body over {MAX_BODY} bytes")
+        if len(body) > limit:
+            raise HTTPException(413, f"request body over {limit} bytes")
     try:
         data = json.loads(body)
     except ValueError as e:
@@ -107,6 +110,8 @@ def _check_game(game_id: str) -> None:
 def create_app(gw: Gateway, start_broker: bool = True) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> Any:
+        if gw.keeper is not None:
+            gw.keeper.start()
         if start_broker:
             await gw.broker.start()
         gw.ready = True
@@ -114,12 +119,14 @@ def create_app(gw: Gateway, start_broker: bool = True) -> FastAPI:
         gw.ready = False
         if start_broker:
             await gw.broker.stop()
+        if gw.keeper is not None:
+            await gw.keeper.stop()
 
     app = FastAPI(title="Arbiter gateway", lifespan=lifespan)
 
     @app.post("/games", status_code=202)
     async def create_game(request: Request, wait: float = 0) -> dict[str, Any]:
-        body: CreateGame = await read_json(request, CreateGame)
+        body: CreateGame = await read_json(request, CreateGame, MAX_CREATE_BODY)
         game_id = body.game_id or f"g-{uuid.uuid4().hex[:16]}"
         raw = {**body.options, "type": "StartGame", "game_id": game_id,
                "variant": body.variant, "seed": body.seed, "players": body.players,

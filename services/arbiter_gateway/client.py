@@ -19,6 +19,8 @@ from arbiter_runtime.botgame import engine_idle, make_bots, next_action, start_c
 from arbiter_runtime.projection import GameProjection
 from arbiter_store import StoredEvent
 
+RESUBMIT_S = 5.0  # a command still pending this long is sent again (same id: once)
+
 
 class GatewayError(RuntimeError):
     pass
@@ -31,8 +33,9 @@ class GatewayClient:
 
     async def call(self, method: str, url: str, token: str | None = None,
                    **kw: Any) -> Any:
-        """A request, retried on connection errors (a gateway restart); commands carry
-        ids, so a retried submission is applied once."""
+        """A request, retried on connection errors and 5xx answers (a gateway restart, a
+        broker that is away); commands carry ids, so a retried submission is applied
+        once."""
         headers = {"authorization": f"Bearer {token}"} if token else {}
         for attempt in range(self.retries):
             try:
@@ -40,6 +43,9 @@ class GatewayClient:
             except httpx.TransportError:
                 if attempt + 1 == self.retries:
                     raise
+                await _sleep(0.2 * (attempt + 1))
+                continue
+            if r.status_code >= 500 and attempt + 1 < self.retries:
                 await _sleep(0.2 * (attempt + 1))
                 continue
             if r.status_code >= 400:
@@ -124,9 +130,14 @@ async def play_through_gateway(client: GatewayClient, start: StartGame,
         player = getattr(action, "player", "")
         cid = f"{gid}.{proj.version}.{player}"
         out = await client.submit(gid, tokens[player], action, cid, proj.version)
+        sent = time.monotonic()
         while out["status"] == "pending":
             _check_deadline(t0, deadline_s)
-            out = await client.status(gid, tokens[player], cid)
+            if time.monotonic() - sent > RESUBMIT_S:  # lost with a broker restart?
+                out = await client.submit(gid, tokens[player], action, cid, proj.version,
+                                          wait=0)
+                sent = time.monotonic()
+            out = await client.status(gid, tokens[player], cid, wait=2)
         if out["status"] != "applied":
             raise GatewayError(f"the engine refused a legal bot action: {out}")
         actions += 1

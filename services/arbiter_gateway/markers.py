@@ -19,16 +19,25 @@ from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import dataclass
 from typing import Any
 
-from arbiter_core.commands import StartGame
+from arbiter_core.commands import PlayerCommand, StartGame
 from arbiter_core.state import Decision, Priority
 from arbiter_gateway.client import DistributedGame, GatewayClient, GatewayError, stored
 from arbiter_runtime.botgame import make_bots
 from arbiter_runtime.play import MAX_TURNS, MAX_TURNS_PER_PLAYER
 from arbiter_runtime.projection import GameProjection
 
-CHECK_AFTER_S = 2.0
+CHECK_AFTER_S = 3.0
+
+
+@dataclass
+class InFlight:
+    command_id: str
+    seat: str
+    action: PlayerCommand
+    sent: float
 JOIN_AT_ONCE = 16
 
 
@@ -55,7 +64,7 @@ async def play_markers_through_gateway(client: GatewayClient, start: StartGame,
     proj = GameProjection(gid)
     bots = make_bots(start)
     limit = max(MAX_TURNS, MAX_TURNS_PER_PLAYER * len(names))
-    in_flight: dict[int, tuple[str, str, float]] = {}  # marker -> (command id, seat, sent)
+    in_flight: dict[int, InFlight] = {}
     actions = 0
     seq = 0
     while not proj.state.game_over:
@@ -65,8 +74,8 @@ async def play_markers_through_gateway(client: GatewayClient, start: StartGame,
         new = await client.events(gid, judge, proj.version + 1, wait=1)
         proj.apply_all(stored(gid, e) for e in new)
         done = {e["metadata"].get("command_id") for e in new}
-        for marker, (cid, _, _) in list(in_flight.items()):
-            if cid in done:
+        for marker, f in list(in_flight.items()):
+            if f.command_id in done:
                 del in_flight[marker]
         if progress is not None and new:
             progress(proj.state)
@@ -83,7 +92,7 @@ async def play_markers_through_gateway(client: GatewayClient, start: StartGame,
                 continue
             seq += 1
             cid = f"{gid}.{proj.version}.{m.number}.{seq}"
-            in_flight[m.number] = (cid, pending.player, time.monotonic())
+            in_flight[m.number] = InFlight(cid, pending.player, action, time.monotonic())
             sends.append(client.submit(gid, tokens[pending.player], action, cid, wait=0))
         if sends:
             await asyncio.gather(*sends)
@@ -92,17 +101,20 @@ async def play_markers_through_gateway(client: GatewayClient, start: StartGame,
 
 
 async def _check_stale(client: GatewayClient, gid: str, tokens: dict[str, str],
-                       in_flight: dict[int, tuple[str, str, float]]) -> None:
-    """Forget commands the services rejected (or applied unseen) a while ago."""
+                       in_flight: dict[int, InFlight]) -> None:
+    """Forget commands the services rejected (or applied unseen) a while ago; send
+    again those still pending (lost with a broker restart? the same id is applied
+    once)."""
     now = time.monotonic()
-    for marker, (cid, seat, sent) in list(in_flight.items()):
-        if now - sent < CHECK_AFTER_S:
+    for marker, f in list(in_flight.items()):
+        if now - f.sent < CHECK_AFTER_S:
             continue
-        out = await client.status(gid, tokens[seat], cid, wait=0)
+        out = await client.status(gid, tokens[f.seat], f.command_id, wait=0)
         if out["status"] != "pending":
             del in_flight[marker]
         else:
-            in_flight[marker] = (cid, seat, now)  # look again later
+            await client.submit(gid, tokens[f.seat], f.action, f.command_id, wait=0)
+            f.sent = now
 
 
 def _deadline(t0: float, deadline_s: float) -> None:

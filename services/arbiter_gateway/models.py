@@ -9,6 +9,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from arbiter_runtime.audit import GAME_ID_PATTERN
 
 MAX_BODY = 16 * 1024  # bytes; larger requests get 413
+#: creating a game names every player's deck (100 players x 40 cards is ~60 KiB)
+MAX_CREATE_BODY = 1024 * 1024
 
 
 class _Body(BaseModel):

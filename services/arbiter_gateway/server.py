@@ -15,6 +15,7 @@ from arbiter_gateway.feed import Feed, gateway_router
 from arbiter_gateway.reads import Reads
 from arbiter_services.app import new_broker
 from arbiter_services.observability import Metrics
+from arbiter_services.recovery import TopicKeeper
 from arbiter_services.settings import Settings
 from arbiter_store import EventStore
 
@@ -36,4 +37,6 @@ def build_gateway(store: EventStore, s: Settings, tracer: TracerProvider,
     broker.include_router(router)
     gw = Gateway(Reads(store), broker, Tokens(secret or gateway_secret()), feed, metrics,
                  publishers)
+    if start_broker:  # a real broker: re-create topics it lost (a restart)
+        gw.keeper = TopicKeeper(s.broker)
     return create_app(gw, start_broker=start_broker), gw

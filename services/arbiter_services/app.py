@@ -30,6 +30,7 @@ from arbiter_services.commits import OffsetCommitter
 from arbiter_services.core import Outcome, ServiceCore
 from arbiter_services.messages import AuditMessage, CommandEnvelope, EventMessage, WorkItem
 from arbiter_services.observability import Metrics, log, message_span, traceparent_of
+from arbiter_services.recovery import METADATA_MAX_AGE_MS, disable_topic_auto_creation
 from arbiter_services.relay import Relay
 from arbiter_services.settings import Settings
 from arbiter_services.topics import (
@@ -53,6 +54,7 @@ class Runtime:
     relay: Relay | None = None
     relay_task: asyncio.Task[None] | None = None
     committer: OffsetCommitter = field(default_factory=OffsetCommitter)
+    settings: Settings | None = None
 
     async def start_relay(self) -> None:
         if self.relay is not None and self.relay_task is None:
@@ -78,7 +80,7 @@ def _sub_options(group: str, s: Settings) -> dict[str, Any]:
             "session_timeout_ms": s.session_timeout_ms,
             "heartbeat_interval_ms": s.heartbeat_interval_ms,
             "fetch_max_wait_ms": s.fetch_max_wait_ms, "batch": True,
-            "max_records": s.max_batch, "batch_timeout_ms": s.fetch_max_wait_ms}
+            "max_records": s.max_batch, "batch_timeout_ms": s.batch_wait_ms}
 
 
 def service_router(core: ServiceCore, s: Settings, metrics: Metrics,
@@ -157,9 +159,10 @@ def relay_router(broker_holder: list[KafkaBroker]) -> tuple[KafkaRouter, Any]:
 def new_broker(s: Settings, metrics: Metrics, tracer: TracerProvider,
                client_id: str) -> KafkaBroker:
     import logging
+    disable_topic_auto_creation()
     return KafkaBroker(
         s.broker, client_id=client_id, enable_idempotence=False, linger_ms=0,
-        request_timeout_ms=10_000,
+        request_timeout_ms=10_000, metadata_max_age_ms=METADATA_MAX_AGE_MS,
         middlewares=[KafkaTelemetryMiddleware(tracer_provider=tracer),
                      KafkaPrometheusMiddleware(registry=metrics.registry,
                                                app_name=f"arbiter-{metrics.service}")],
@@ -173,7 +176,7 @@ def build_runtime(roles: list[str], store: EventStore, s: Settings, tracer: Trac
     label = roles[0] if len(roles) == 1 else "all"
     metrics = Metrics(label)
     broker = broker or new_broker(s, metrics, tracer, f"arbiter-{label}")
-    rt = Runtime(broker=broker, store=store, metrics=metrics, tracer=tracer)
+    rt = Runtime(broker=broker, store=store, metrics=metrics, tracer=tracer, settings=s)
     cache = ProjectionCache(store)
     lock = asyncio.Lock()
     for role in roles:

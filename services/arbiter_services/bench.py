@@ -32,7 +32,7 @@ from arbiter_services.topics import EVENTS, command_consumer, command_key, comma
 from arbiter_services.topics import TopicSpec as _T
 from arbiter_store import StoredEvent, open_store
 
-FETCH_MS = 10
+FETCH_MS = 500  # as the services (Settings.fetch_max_wait_ms): Tansu answers early
 FULL_GAME_COMMANDS = 1570  # player actions of a seeded 4-player game (arbiter play)
 
 

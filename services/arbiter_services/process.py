@@ -23,6 +23,7 @@ from arbiter_core.version import ENGINE_VERSION
 from arbiter_services import profiling
 from arbiter_services.app import Runtime, build_runtime
 from arbiter_services.observability import log, setup_logging, setup_tracing
+from arbiter_services.recovery import TopicKeeper
 from arbiter_services.settings import Settings
 from arbiter_services.stores import open_service_store
 from arbiter_services.topics import SERVICES
@@ -59,6 +60,16 @@ def asgi_app(rt: Runtime, title: str) -> AsgiFastStream:
 
     stage_task: list[asyncio.Task[None]] = []
 
+    keeper = TopicKeeper(rt.settings.broker) if rt.settings is not None else None
+
+    async def start_keeper() -> None:
+        if keeper is not None:
+            keeper.start()
+
+    async def stop_keeper() -> None:
+        if keeper is not None:
+            await keeper.stop()
+
     async def start_stage_log() -> None:
         every = float(os.environ.get("ARBITER_STAGE_LOG_S", "30") or 0)
         if every > 0:
@@ -73,8 +84,8 @@ def asgi_app(rt: Runtime, title: str) -> AsgiFastStream:
         rt.broker,
         asgi_routes=[("/health/live", live), ("/health/ready", ready),
                      ("/metrics", make_asgi_app(rt.metrics.registry))],
-        after_startup=[rt.start_relay, start_stage_log],
-        on_shutdown=[rt.shutdown, stop_stage_log],
+        after_startup=[start_keeper, rt.start_relay, start_stage_log],
+        on_shutdown=[rt.shutdown, stop_stage_log, stop_keeper],
         specification=AsyncAPI(rt.broker, title=f"arbiter {title}", version=ENGINE_VERSION),
     )
 

@@ -39,6 +39,7 @@ from arbiter_store import EventStore, StoredEvent
 
 #: publish(topic, message, key) -> an awaitable confirmation (or None when confirmed)
 Publish = Callable[[str, BaseModel, bytes], Awaitable[Any]]
+RETRY_S = 0.5  # after a failed page (the broker is away)
 PUBLIC_META = ("command", "command_id", "correlation_id", "causation_id", "actor",
                "work", "work_id", "service", "recorded_at", "trace")
 
@@ -110,18 +111,40 @@ class Relay:
         await self.recover()
 
     async def run(self) -> None:
-        await self.start()
+        started = False
         last_sweep = time.monotonic()
         while not self.stopping.is_set():
             self.alive_at = time.monotonic()
-            n = await self.step()
-            if time.monotonic() - last_sweep >= self.sweep_s:
-                await self.sweep()
-                last_sweep = time.monotonic()
+            try:
+                if not started:
+                    await self.start()
+                    started = True
+                n = await self.step()
+                if time.monotonic() - last_sweep >= self.sweep_s:
+                    await self.sweep()
+                    last_sweep = time.monotonic()
+            except Exception as e:  # the broker (or the store) is away: nothing moved
+                log().warning("relay step failed, retrying", error=repr(e))
+                self.broker_lost()
+                last_sweep = 0.0
+                n = 0
+                await self._pause(RETRY_S)
+                continue
             if n == 0:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.stopping.wait(), self.poll_s)
+                await self._pause(self.poll_s)
         await self.save(force=True)
+
+    async def _pause(self, seconds: float) -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.stopping.wait(), seconds)
+
+    def broker_lost(self) -> None:
+        """What was sent and not seen done may be lost with the broker (a restart of
+        a memory-only broker loses every message): due for the next sweep. The page
+        that failed is read and published again (the checkpoint did not move)."""
+        for keys in self._sent.values():
+            for key in keys:
+                keys[key] = float("-inf")
 
     # ------------------------------------------------------------------ one page
 

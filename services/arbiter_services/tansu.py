@@ -88,6 +88,17 @@ class TansuBroker:
             self._log_file.close()
             self._log_file = None
 
+    def kill(self) -> None:
+        """SIGKILL the broker (a crash: every topic, message and offset is gone); `start`
+        brings it back on the same port."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+        self.proc = None
+        if self._log_file is not None:
+            self._log_file.close()
+            self._log_file = None
+
     def __enter__(self) -> Self:
         return self.start()
 
