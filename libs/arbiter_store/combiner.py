@@ -75,10 +75,6 @@ class AppendRequest:
     def done(self) -> bool:
         return self.base is not None or self.earlier is not None or self.error is not None
 
-    def reset(self) -> None:
-        """Forget an outcome (before the request is run again on its own)."""
-        self.base = self.earlier = self.error = None
-
 
 class Combiner:
     """Runs :class:`AppendRequest` groups through ``execute``, one group at a time."""
