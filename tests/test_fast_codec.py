@@ -10,6 +10,8 @@ every kind (hypothesis) cover the kinds bots rarely make. No timing here: the sp
 
 from __future__ import annotations
 
+import copy
+import pickle
 import types
 import typing
 from collections.abc import Iterator
@@ -129,6 +131,29 @@ def test_replay_gives_the_live_state_hash(
                     assert loaded.version == plain.version == to
                     assert state_hash(loaded) == state_hash(plain)
                 assert state_hash(GameSession.load(store, g).state) == summary.state_hash
+
+
+def test_decoded_events_copy_pickle_and_dump_like_validated_ones() -> None:
+    """The fast path shares one read-only `model_fields_set` per model (FieldsSet)."""
+    body = ("PriorityGiven", 1, b'{"marker":1,"player":"P1"}', "117.3a")
+    fast: Any
+    (fast,), (slow,) = from_bodies([body]), validate_bodies([body])
+    assert isinstance(fast.model_fields_set, fastcodec.FieldsSet)
+    assert fast.model_dump(exclude_unset=True) == slow.model_dump(exclude_unset=True)
+    moved = fast.model_copy(update={"player": "P2"})
+    assert moved == slow.model_copy(update={"player": "P2"}) and moved.player == "P2"
+    assert type(moved.model_fields_set) is set  # a copy is the copier's own
+    for copied in (copy.copy(fast), copy.deepcopy(fast), pickle.loads(pickle.dumps(fast))):
+        same(copied, slow)
+        assert type(copied.model_fields_set) is set
+    shared = fast.model_fields_set
+    for change in (lambda: shared.add("x"), lambda: shared.discard("v"), shared.clear,
+                   lambda: shared.update({"x"}), shared.pop):
+        with pytest.raises(TypeError):
+            change()
+    with pytest.raises(TypeError):
+        shared |= {"x"}
+    assert shared == {"v", "rule", "type", "marker", "player"}
 
 
 def test_a_stored_v1_checkpoint_is_upcast_to_v2(tmp_path: Path) -> None:

@@ -7,8 +7,8 @@ fields, so it follows `events.py` with no second list to keep in step); msgspec 
 a stored payload into that Struct, and the pydantic event is built from the Struct's
 fields without validation, as `BaseModel.model_construct` does: the same `__dict__` in
 field order, defaults for fields the payload lacks (older payloads), the same
-`model_fields_set`. Nested models (a token's characteristics, a card put at setup) are
-mirrored and built the same way.
+`model_fields_set` (one read-only set per model, shared: `FieldsSet`). Nested models (a
+token's characteristics, a card put at setup) are mirrored and built the same way.
 
 What the mirror can't decode (a payload of another shape, a null rule), events that need
 upcasting, and every model it can't mirror exactly (validators, aliases, constraints,
@@ -25,8 +25,9 @@ import copy
 import types
 import typing
 from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from typing import Any, Literal, Union
+from typing import Any, Literal, Self, Union
 
 import msgspec
 from msgspec import UNSET, UnsetType
@@ -54,6 +55,67 @@ class Unsupported(TypeError):
     """The model can't be mirrored exactly; its events take the validating path."""
 
 
+class FieldsSet(set[str]):
+    """`model_fields_set` of the events decoded with all their fields, one per model and
+    shared by its events (a set each costs more than the rest of building the event,
+    mostly in the garbage collector's time): read-only, so that no event can change
+    another's. A copy is a plain set (pydantic's `model_copy(update=...)` copies, then
+    adds), and so is a pickled one."""
+
+    __slots__ = ()
+
+    def _read_only(self) -> TypeError:
+        return TypeError("a decoded event's fields set is shared: copy it to change it")
+
+    def add(self, element: str) -> None:
+        raise self._read_only()
+
+    def discard(self, element: object) -> None:
+        raise self._read_only()
+
+    def remove(self, element: str) -> None:
+        raise self._read_only()
+
+    def pop(self) -> str:
+        raise self._read_only()
+
+    def clear(self) -> None:
+        raise self._read_only()
+
+    def update(self, *s: Iterable[str]) -> None:
+        raise self._read_only()
+
+    def difference_update(self, *s: Iterable[Any]) -> None:
+        raise self._read_only()
+
+    def intersection_update(self, *s: Iterable[Any]) -> None:
+        raise self._read_only()
+
+    def symmetric_difference_update(self, s: Iterable[str]) -> None:
+        raise self._read_only()
+
+    def __ior__(self, value: AbstractSet[str]) -> Self:  # type: ignore[override,misc]
+        raise self._read_only()
+
+    def __iand__(self, value: AbstractSet[object]) -> Self:
+        raise self._read_only()
+
+    def __isub__(self, value: AbstractSet[object]) -> Self:
+        raise self._read_only()
+
+    def __ixor__(self, value: AbstractSet[str]) -> Self:  # type: ignore[override,misc]
+        raise self._read_only()
+
+    def __copy__(self) -> set[str]:
+        return set(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> set[str]:
+        return set(self)
+
+    def __reduce__(self) -> tuple[type[set[str]], tuple[list[str]]]:
+        return set, (list(self),)
+
+
 @dataclass(frozen=True, slots=True)
 class Mirror:
     """How one model is decoded: its Struct, the Struct's JSON decoder, the model's
@@ -63,7 +125,7 @@ class Mirror:
     model: type[BaseModel]
     struct: type[msgspec.Struct]
     decode: Callable[[bytes], Any]
-    fields: frozenset[str]
+    fields: FieldsSet
     convert: tuple[tuple[str, Convert], ...]
     defaults: tuple[tuple[str, Callable[[], Any]], ...]
 
@@ -141,7 +203,7 @@ def mirror(model: type[BaseModel], cache: _Cache, envelope: bool) -> Mirror:
     struct = msgspec.defstruct(f"{model.__name__}Mirror", spec, kw_only=True, gc=False,
                                forbid_unknown_fields=model.model_config.get("extra") == "forbid")
     return Mirror(model, struct, msgspec.json.Decoder(struct).decode,
-                  frozenset(model.model_fields), tuple(convert), tuple(defaults))
+                  FieldsSet(model.model_fields), tuple(convert), tuple(defaults))
 
 
 def _nested(model: type[BaseModel], cache: _Cache) -> tuple[type[msgspec.Struct], Convert]:
@@ -151,7 +213,8 @@ def _nested(model: type[BaseModel], cache: _Cache) -> tuple[type[msgspec.Struct]
 
         def to_model(s: Any) -> Any:
             values = asdict(s)
-            fields_set = fill_defaults(values, m) if m.defaults else set(m.fields)
+            fields_set = fill_defaults(values, m) if m.defaults and UNSET in values.values() \
+                else m.fields
             for name, conv in m.convert:
                 values[name] = conv(values[name])
             return build(model, values, fields_set)
@@ -224,7 +287,7 @@ def from_builtins(model: type[M], data: Any) -> M:
     return to_model(msgspec.convert(data, struct))  # type: ignore[no-any-return]
 
 
-_Plan = tuple[int, type[BaseModel], Callable[[bytes], Any], frozenset[str],
+_Plan = tuple[int, type[BaseModel], Callable[[bytes], Any], FieldsSet,
               tuple[tuple[str, Convert], ...], Mirror | None]
 
 
@@ -257,7 +320,7 @@ def decode_trusted(bodies: Iterable[Body], upcasters: Upcasters,
         if with_defaults is not None and UNSET in values.values():
             fields_set = fill_defaults(values, with_defaults)
         else:
-            fields_set = set(fields)
+            fields_set = fields
         for name, conv in convert:
             values[name] = conv(values[name])
         event: Any = _new(model)
