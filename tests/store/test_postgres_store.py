@@ -122,6 +122,33 @@ class TestPostgresStore(StoreContract):
         writer.append("s", 1, [ev(2), ev(3)])
         assert positions(collect(subscription, 2)) == [2, 3]
 
+    def test_a_rejected_first_append_leaves_no_stream_row(
+        self, store: EventStore, open_other: Opener, raw: RawSQL
+    ) -> None:
+        """A new stream's row is made (at version 0) to lock it; an append rejected at the
+        wrong version deletes it again, while another append may be waiting to create
+        the same stream."""
+        other = open_other()
+        for i in range(40):
+            stream, outcome = f"n{i}", dict[str, object]()
+
+            def wrong(stream: str = stream, outcome: dict[str, object] = outcome) -> None:
+                with pytest.raises(ConcurrencyConflict):
+                    store.append(stream, 3, [ev(1)])
+                outcome["wrong"] = True
+
+            def right(stream: str = stream, outcome: dict[str, object] = outcome) -> None:
+                outcome["right"] = other.append(stream, 0, [ev(2)])[0].version
+
+            threads = [threading.Thread(target=wrong), threading.Thread(target=right)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            assert outcome == {"wrong": True, "right": 1}
+        assert raw("SELECT count(*) FROM streams WHERE version = 0") == [(0,)]
+        assert store.verify().ok and len(store.stream_ids()) == 40
+
     def test_groups_lock_in_one_global_order(self) -> None:
         group = [request("b", 0, ev(), tracking=Tracking("z", 1)), request("é", 0, ev()),
                  request("a", 0, ev(), tracking=Tracking("y", 1)), request("B", 0, ev())]
