@@ -51,7 +51,7 @@ def _rebuild(events: list[Event], err: Console) -> GameState:
 def run(db: str, game: str | None, to: int | None, as_json: bool, explain: bool = False,
         as_scenario: bool = False, out: Path | None = None, check: bool = False) -> int:
     if sum((explain, as_scenario, check)) > 1:
-        return _refuse("use one of --explain, --as-scenario and --check")
+        return _refuse("--explain, --as-scenario and --check cannot be used together")
     if check:
         return check_cmd.run(db=db, game=game, to=to, as_json=as_json)
     if out is not None and not as_scenario:
