@@ -15,7 +15,7 @@ from arbiter_core import (
     combat,
     combat_damage,
     control,
-    effects,
+    effect_decisions,
     grand_melee,
     leaving,
     life,
@@ -186,7 +186,7 @@ def _choose(t: Txn, cmd: ChooseObjects) -> None:
         if len(cmd.choices) != 1 or cmd.choices[0] not in d.options or cmd.players:
             raise RuleViolation("608.2d", "choose one of the revealed cards")
         assert d.stack_item is not None
-        effects.card_chosen(t, m, t.s.stack_items[d.stack_item], d.options, cmd.choices[0])
+        effect_decisions.card_chosen(t, m, t.s.stack_items[d.stack_item], d.options, cmd.choices[0])
         resolve.resume(t, t.s.markers[m.number], t.s.stack_items[d.stack_item])
         return
     if not (isinstance(d, Decision) and d.player == cmd.player
@@ -239,7 +239,7 @@ def _proliferate(t: Txn, m: Marker, d: Decision, cmd: ChooseObjects) -> None:
         raise RuleViolation("701.34b", "only one player of a team can be given a poison "
                                        "counter")
     assert d.stack_item is not None
-    effects.proliferate_chosen(t, list(cmd.choices), list(cmd.players))
+    effect_decisions.proliferate_chosen(t, list(cmd.choices), list(cmd.players))
     resolve.resume(t, t.s.markers[m.number], t.s.stack_items[d.stack_item])
 
 
@@ -292,7 +292,7 @@ def _choose_option(t: Txn, cmd: ChooseOption) -> None:
             eff = effs[item.resume_at]
             mana = eff.unless_that_player_pays if isinstance(eff, DrawCards) else ""
             pay(t, cmd.player, parse_cost(mana), None)  # 118.12a; RuleViolation if unable
-        effects.unless_answered(t, m, t.s.stack_items[d.stack_item], cmd.option == "pay")
+        effect_decisions.unless_answered(t, m, t.s.stack_items[d.stack_item], cmd.option == "pay")
         resolve.resume(t, t.s.markers[m.number], t.s.stack_items[d.stack_item])
         return
     if isinstance(d, Decision) and d.player == cmd.player and d.kind == "redistribute":

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from arbiter_core import control, life, outcome, payments, redirect, requirements
+from arbiter_core import control, life, outcome, payments, requirements
+from arbiter_core import effect_damage as damage
+from arbiter_core import effect_decisions as decisions
 from arbiter_core import events as ev
 from arbiter_core.cards.model import (
     AddMana,
@@ -72,11 +74,12 @@ from arbiter_core.cards.model import (
     Untap,
     WinGame,
 )
+from arbiter_core.effect_decisions import player_of
 from arbiter_core.influence import object_in_range, player_in_range
-from arbiter_core.layers import definition, is_creature, keywords
+from arbiter_core.layers import definition, is_creature
 from arbiter_core.state import Marker, StackItem
 from arbiter_core.txn import Txn
-from arbiter_core.variants import opponents, turn_order_from
+from arbiter_core.variants import turn_order_from
 
 
 def _amount(t: Txn, item: StackItem, amount: Amount) -> int:
@@ -109,48 +112,6 @@ def _objects(group: list[str]) -> list[int]:
     return [int(x[2:]) for x in group if x.startswith("o:")]
 
 
-def _player_of(item: StackItem, who: str, legal: list[list[str]]) -> str | None:
-    if who == "controller":
-        return item.controller
-    if who == "that_player":
-        return item.that_player
-    players = [x[2:] for group in legal for x in group if x.startswith("p:")]
-    return players[0] if players else None
-
-
-def _source_id(item: StackItem) -> int:
-    return item.obj if item.obj is not None else (item.source or 0)
-
-
-def deal_damage(t: Txn, item: StackItem, n: int, player: str | None = None,
-                obj: int | None = None) -> None:
-    """CR 120.3: damage to a player causes life loss; to a creature, marked damage.
-    Deathtouch (702.2b) and lifelink (702.15b) look at the source. Redirection effects
-    (614.9) may send some of it elsewhere, within the item's controller's range of
-    influence only (801.13a)."""
-    recipient = f"p:{player}" if player is not None else f"o:{obj}"
-    if n <= 0 or not redirect.shielded(t.s, recipient):
-        _deal_one(t, item, n, player=player, obj=obj)
-        return
-    for to, k, _ in redirect.split(t, recipient, n, item.controller):
-        kind, _, value = to.partition(":")
-        _deal_one(t, item, k, player=value if kind == "p" else None,
-                  obj=int(value) if kind == "o" else None)
-
-
-def _deal_one(t: Txn, item: StackItem, n: int, player: str | None = None,
-              obj: int | None = None) -> None:
-    src = t.s.objects.get(_source_id(item))
-    kw = keywords(t.s, src) if src is not None else frozenset()
-    # 119.8, 810.9h: damage to a player whose life total can't change causes no loss.
-    loss = player is None or not life.cant_change(t.s, player)
-    t.emit(ev.DamageDealt(source=_source_id(item), player=player, obj=obj, amount=n,
-                          deathtouch="deathtouch" in kw and obj is not None, life_loss=loss,
-                          rule="120.3"))
-    if "lifelink" in kw and src is not None:
-        life.gain(t, src.controller, n, "702.15b")
-
-
 def run(t: Txn, m: Marker, item: StackItem, eff: Effect, legal: list[list[str]],
         index: int) -> bool:
     """Perform one effect. Returns True when resolution waits for a decision."""
@@ -161,19 +122,19 @@ def run(t: Txn, m: Marker, item: StackItem, eff: Effect, legal: list[list[str]],
             if eff.to == "each_player":
                 for p in turn_order_from(s, m.holder):  # CR 608.2f: simultaneously
                     if player_in_range(s, item.controller, p):  # 801.10
-                        deal_damage(t, item, n, player=p)
+                        damage.deal_damage(t, item, n, player=p)
                 return False
             if eff.to == "that_player" or eff.to == "that_creature":
-                _damage_that(t, item, n, eff.to)
+                damage.damage_that(t, item, n, eff.to)
                 return False
             group = legal[eff.to] if eff.to < len(legal) else []
             if eff.divided and item.targets:
                 n = n // max(1, len(item.targets[eff.to]))
             for x in group:
                 if x.startswith("p:"):
-                    deal_damage(t, item, n, player=x[2:])
+                    damage.deal_damage(t, item, n, player=x[2:])
                 else:
-                    deal_damage(t, item, n, obj=int(x[2:]))
+                    damage.deal_damage(t, item, n, obj=int(x[2:]))
         case Destroy():
             ids = ([o.id for o in s.permanents() if is_creature(o)
                     and object_in_range(s, item.controller, o)]  # 801.10
@@ -203,7 +164,7 @@ def run(t: Txn, m: Marker, item: StackItem, eff: Effect, legal: list[list[str]],
         case DrawCards():
             from arbiter_core.turn import draw
 
-            who = _player_of(item, eff.who, legal)
+            who = player_of(item, eff.who, legal)
             payer = item.that_player
             if eff.unless_that_player_pays and payer is not None:
                 if not s.players[payer].left:
@@ -221,7 +182,7 @@ def run(t: Txn, m: Marker, item: StackItem, eff: Effect, legal: list[list[str]],
                 for _ in range(eff.count):
                     draw(t, who, rule)
         case Discard():
-            return _discard(t, m, item, eff, legal, index)
+            return decisions.discard(t, m, item, eff, legal, index)
         case ReturnToHand():
             for oid in _objects(legal[eff.what]):
                 o = s.objects[oid]
@@ -270,7 +231,7 @@ def run(t: Txn, m: Marker, item: StackItem, eff: Effect, legal: list[list[str]],
                                         marker=m.number, controller=item.controller,
                                         rule="613.1f"))
         case SearchOntoBattlefield():
-            return _search(t, m, item, eff, legal, index)
+            return decisions.search(t, m, item, eff, legal, index)
         case DoubleLife():
             for x in legal[eff.target] if eff.target < len(legal) else []:
                 who = x[2:]
@@ -310,14 +271,14 @@ def run(t: Txn, m: Marker, item: StackItem, eff: Effect, legal: list[list[str]],
                                                 controller=item.controller,
                                                 source_name=item.source_name, rule="603.7a"))
         case GivePoison():
-            who = _player_of(item, eff.who, legal)
+            who = player_of(item, eff.who, legal)
             if who is not None:
                 life.give_poison(t, who, eff.count)
         case LoseAllPoison():
             for x in legal[eff.target] if eff.target < len(legal) else []:
                 life.lose_all_poison(t, x[2:])
         case Proliferate():
-            return _proliferate(t, m, item, index)
+            return decisions.proliferate(t, m, item, index)
         case SetLifeTotal():
             for x in legal[eff.target] if eff.target < len(legal) else []:
                 life.set_total(t, x[2:], eff.amount)
@@ -343,7 +304,7 @@ def run(t: Txn, m: Marker, item: StackItem, eff: Effect, legal: list[list[str]],
                                         controller=item.controller, marker=m.number,
                                         rule="614.9"))
         case RevealOpponentChooses():
-            return _reveal_opponent_chooses(t, m, item, eff, index)
+            return decisions.reveal_opponent_chooses(t, m, item, eff, index)
         case RedistributeLifeTotals():
             return life.ask_redistribution(t, m, item, index)
         case GainLife():
@@ -382,21 +343,6 @@ def run(t: Txn, m: Marker, item: StackItem, eff: Effect, legal: list[list[str]],
     return False
 
 
-def _damage_that(t: Txn, item: StackItem, n: int, who: str) -> None:
-    """Damage to the player a trigger or a mode names ("that player", Misfortune), or to
-    the object a trigger names ("deals 2 damage to it", Aether Flash) if it is still the
-    same permanent (400.7)."""
-    s = t.s
-    if who == "that_player":
-        p = item.that_player
-        if p is not None and not s.players[p].left and player_in_range(s, item.controller, p):
-            deal_damage(t, item, n, player=p)
-        return
-    o = s.objects.get(item.that_obj) if item.that_obj is not None else None
-    if o is not None and o.zone == "battlefield" and is_creature(o):
-        deal_damage(t, item, n, obj=o.id)
-
-
 def _counter_on_each(t: Txn, item: StackItem, eff: PutCounterOnEachCreature) -> None:
     """Put a counter on each creature you (or that player) control (CR 122.6), within
     range (801.10); "-1/-1" not on creatures whose controller has Melira."""
@@ -424,150 +370,3 @@ def _return_with_counter(t: Txn, item: StackItem, eff: ReturnWithCounter) -> Non
                           controller=o.owner, rule="702.79a"))
     if not (eff.counter == "-1/-1" and life.no_minus_counters(t.s, o.owner)):
         t.emit(ev.CountersPut(obj=new_id, counters={eff.counter: 1}, rule="702.79a"))
-
-
-def _reveal_opponent_chooses(t: Txn, m: Marker, item: StackItem, eff: RevealOpponentChooses,
-                             index: int) -> bool:
-    """Murmurs from Beyond. The controller names the opponent who chooses: one within
-    range (801.5a); if none is, the closest opponent to the controller's left (801.5c).
-    If that opponent has left the game, the controller names another opponent (800.4g).
-    Then that opponent chooses one of the revealed cards (a decision; `choose_card`)."""
-    s = t.s
-    who = item.controller
-    if s.players[who].left:
-        return False
-    top = s.zone(who, "library")[:eff.count]
-    if not top:
-        return False
-    chooser = item.chosen[-1] if item.chosen else None
-    if chooser is None or s.players[chooser].left:
-        left_game = chooser is not None
-        opps = [p for p in opponents(s, who) if not s.players[p].left]
-        if not opps:
-            return False
-        near = [p for p in opps if player_in_range(s, who, p)]
-        if not near:  # 801.5c: the closest appropriate player to the controller's left
-            closest = next(p for p in turn_order_from(s, who) if p in opps)
-            t.emit(ev.ChooserChosen(item=item.id, player=closest, rule="801.5c"))
-        elif len(near) == 1:
-            t.emit(ev.ChooserChosen(item=item.id, player=near[0],
-                                    rule="800.4g" if left_game else "608.2d"))
-        else:
-            t.emit(ev.ResolutionPaused(item=item.id, resume_at=index, rule="608.2d"))
-            t.emit(ev.DecisionRequested(
-                marker=m.number, kind="choose_opponent", player=who, choices=near, count=1,
-                stack_item=item.id,
-                rule="800.4g" if left_game else ("801.5a" if s.influence else "608.2d")))
-            return True
-        chooser = t.s.stack_items[item.id].chosen[-1]
-    t.emit(ev.ResolutionPaused(item=item.id, resume_at=index, rule="608.2d"))
-    t.emit(ev.DecisionRequested(marker=m.number, kind="choose_card", player=chooser,
-                                options=top, count=1, stack_item=item.id, rule="608.2d"))
-    return True
-
-
-def card_chosen(t: Txn, m: Marker, item: StackItem, offered: tuple[int, ...],
-                chosen: int) -> None:
-    """Murmurs from Beyond: the chosen card to its owner's graveyard, the rest of the
-    revealed cards to the hand (608.2c); then resolution goes on after this effect."""
-    for oid in offered:
-        o = t.s.objects[oid]
-        t.emit(ev.ObjectMoved(obj=oid, new_id=t.new_id(),
-                              to_zone="graveyard" if oid == chosen else "hand",
-                              to_player=o.owner, rule="608.2c"))
-    t.emit(ev.ResolutionPaused(item=item.id, resume_at=item.resume_at + 1, rule="608.2d"))
-
-
-def unless_answered(t: Txn, m: Marker, item: StackItem, paid: bool) -> None:
-    """The answer to "unless that player pays" (118.12a): if they paid, the effect is
-    skipped; otherwise it happens. Resolution then goes on after it."""
-    from arbiter_core.resolve import item_effects
-    from arbiter_core.turn import draw
-
-    _, effs = item_effects(t, item)
-    eff = effs[item.resume_at]
-    if not paid and isinstance(eff, DrawCards) and not t.s.players[item.controller].left:
-        for _ in range(eff.count):
-            draw(t, item.controller, "118.12a")
-    t.emit(ev.ResolutionPaused(item=item.id, resume_at=item.resume_at + 1, rule="608.2d"))
-
-
-def _proliferate(t: Txn, m: Marker, item: StackItem, index: int) -> bool:
-    """CR 701.34a: the controller chooses any number of permanents and/or players that
-    have a counter - a choice of objects and players, so only those within their range
-    of influence (801.5a). In Two-Headed Giant a player has the kinds of counters their
-    team has (810.10d): a player whose team has poison counters may be chosen."""
-    s = t.s
-    who = item.controller
-    if s.players[who].left:
-        return False
-    objs = [o.id for o in s.permanents() if o.counters and object_in_range(s, who, o)]
-    players = [p for p in s.in_game() if s.players[p].poison > 0
-               and player_in_range(s, who, p)]
-    if not objs and not players:
-        return False
-    t.emit(ev.ResolutionPaused(item=item.id, resume_at=index + 1, rule="608.2d"))
-    t.emit(ev.DecisionRequested(marker=m.number, kind="proliferate", player=who,
-                                options=objs, choices=players, count=len(objs) + len(players),
-                                min_count=0, stack_item=item.id, rule="701.34a"))
-    return True
-
-
-def proliferate_chosen(t: Txn, objs: list[int], players: list[str]) -> None:
-    """Give each chosen permanent and player another counter of each kind already there
-    (701.34a). Poison counters are a Two-Headed Giant team's: at most one player of a
-    team is given one (701.34b), checked when the choice is made."""
-    for oid in objs:
-        o = t.s.objects[oid]
-        kinds = {k: 1 for k, _ in o.counters if not (
-            k == "-1/-1" and is_creature(o) and life.no_minus_counters(t.s, o.controller))}
-        if kinds:
-            t.emit(ev.CountersPut(obj=oid, counters=kinds, rule="701.34a"))
-    for p in players:
-        if not life.cant_get_poison(t.s, p):
-            t.emit(ev.PoisonCountersChanged(player=p, amount=1,
-                                            rule="810.10d" if t.s.shared_life else "701.34a"))
-
-
-def _search(t: Txn, m: Marker, item: StackItem, eff: SearchOntoBattlefield,
-            legal: list[list[str]], index: int) -> bool:
-    """CR 701.19a-b: the controller searches the target player's library for a card of
-    the stated type; they may fail to find one. A decision (hidden information)."""
-    players = [x[2:] for x in (legal[eff.target] if eff.target < len(legal) else [])]
-    if not players or t.s.players[item.controller].left:
-        return False
-    library = t.s.zone(players[0], "library")
-    found = [oid for oid in library if eff.card_type in definition(t.s.objects[oid]).types]
-    t.emit(ev.ResolutionPaused(item=item.id, resume_at=index + 1, rule="608.2d"))
-    t.emit(ev.DecisionRequested(marker=m.number, kind="search", player=item.controller,
-                                options=found, count=1, min_count=0, stack_item=item.id,
-                                rule="701.19b"))
-    return True
-
-
-def _discard(t: Txn, m: Marker, item: StackItem, eff: Discard, legal: list[list[str]],
-             index: int) -> bool:
-    """CR 701.9a-b: the player chooses, unless at random; with no more cards in hand
-    than required, all are discarded and there is no choice."""
-    who = _player_of(item, eff.who, legal)
-    if who is None or t.s.players[who].left:
-        return False
-    hand = list(t.s.zone(who, "hand"))
-    if eff.at_random:
-        chosen = []
-        for _ in range(min(eff.count, len(hand))):
-            pick = t.rng.choice(hand)
-            hand.remove(pick)
-            chosen.append(pick)
-    elif len(hand) <= eff.count:
-        chosen = hand
-    else:
-        t.emit(ev.ResolutionPaused(item=item.id, resume_at=index + 1, rule="608.2d"))
-        t.emit(ev.DecisionRequested(marker=m.number, kind="discard", player=who,
-                                    options=hand, count=eff.count, stack_item=item.id,
-                                    rule="701.9b"))
-        return True
-    for oid in chosen:
-        t.emit(ev.ObjectMoved(obj=oid, new_id=t.new_id(), to_zone="graveyard",
-                              to_player=who, rule="701.9b" if eff.at_random else "701.9a"))
-    return False
