@@ -163,7 +163,7 @@ def _duel(rounds: int, *sides: Callable[[int], None]) -> list[float]:
 def _compare(backend: str, ours: Callable[[], EventStore],
              theirs: Callable[[bool], _Theirs], scale: float) -> list[Row]:
     rounds, writers = 3, 8
-    singles, batches, per_thread = (max(1, int(n * scale / rounds)) for n in (300, 21, 45))
+    singles, batches, per_thread = (max(1, int(n * scale / rounds)) for n in (300, 45, 45))
     event = NewEvent("Happened", 1, _PAYLOAD)
     rows: list[Row] = []
     store, agg, app = ours(), theirs(False), theirs(True)
@@ -203,14 +203,15 @@ def _compare(backend: str, ours: Callable[[], EventStore],
         report(f"append 1 event, {writers} threads", "appends/s",
                writers * per_thread * rounds, seconds,
                gapless=positions == list(range(1, len(positions) + 1)))
-        length = batches * rounds * 100
+        length, reads = batches * rounds * 100, 5  # reads per round: steadier timings
         counts: list[int] = []
-        seconds = _duel(rounds, lambda _: counts.append(len(store.read_stream("batch"))),
-                        lambda _: counts.append(agg.read("batch")))
-        if counts != [length] * 2 * rounds:
+        seconds = _duel(rounds, lambda _: counts.extend(
+                            len(store.read_stream("batch")) for _ in range(reads)),
+                        lambda _: counts.extend(agg.read("batch") for _ in range(reads)))
+        if counts != [length] * 2 * rounds * reads:
             raise AssertionError(f"read back {counts} events, expected {length} each")
-        rows.append(_row(backend, "read one stream", "events/s", length * rounds, seconds[0],
-                         seconds[1], "AggregateRecorder"))
+        rows.append(_row(backend, "read one stream", "events/s", length * rounds * reads,
+                         seconds[0], seconds[1], "AggregateRecorder"))
     finally:
         store.close()
         agg.close()
