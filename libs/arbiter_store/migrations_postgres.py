@@ -206,6 +206,7 @@ POSTGRES_MIGRATIONS: Final = (
             v_evver   bigint[] := array_fill(NULL::bigint, ARRAY[v_events]);
             v_pos     bigint[] := array_fill(NULL::bigint, ARRAY[v_events]);
             v_hash    text[] := array_fill(NULL::text, ARRAY[v_events]);
+            v_new     bigint[] := array_fill(NULL::bigint, ARRAY[v_members]);
             v_total   bigint := 0;
             v_next    bigint;
             v_base    bigint;
@@ -300,13 +301,15 @@ POSTGRES_MIGRATIONS: Final = (
                             v_pos[e] := v_next;
                             v_hash[e] := v_head;
                         END LOOP;
-                        UPDATE streams s SET version = p_expected[m] + p_counts[m],
-                                head_hash = v_head,
-                                first_position = COALESCE(s.first_position, v_a[m] + 1)
-                            WHERE s.stream_id = p_streams[m];
+                        v_new[m] := p_expected[m] + p_counts[m];
+                        v_heads[m] := v_head;
                     END IF;
                     v_first := v_first + p_counts[m];
                 END LOOP;
+                UPDATE streams s SET version = u.v, head_hash = u.h,
+                        first_position = COALESCE(s.first_position, u.a + 1)
+                    FROM unnest(p_streams, v_new, v_heads, v_a) AS u(id, v, h, a)
+                    WHERE s.stream_id = u.id AND u.v IS NOT NULL;
                 INSERT INTO events (stream_id, version, position, type, schema_version,
                                     payload, rule, metadata, hash)
                     SELECT u.s, u.v, u.p, u.t, u.sv, u.pl, u.r, u.md, u.h
