@@ -98,6 +98,7 @@ class SQLiteEventStore(SQLReads):
         self._busy_timeout = busy_timeout
         self._lock = threading.RLock()
         self._waiters = _local_waiters(self._path)
+        self._write_lock = _file_write_lock(self._path)
         try:
             conn = sqlite3.connect(
                 self._path, timeout=busy_timeout, isolation_level=None, check_same_thread=False
@@ -155,16 +156,25 @@ class SQLiteEventStore(SQLReads):
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        """A ``BEGIN IMMEDIATE`` transaction: committed on success, else rolled back."""
+        """A ``BEGIN IMMEDIATE`` transaction: committed on success, else rolled back.
+
+        Store objects of this process on the same file first queue on one Python lock,
+        rather than in SQLite's busy handler (which sleeps and retries)."""
         with self._connection() as conn:
-            conn.execute("BEGIN IMMEDIATE")
+            if not self._write_lock.acquire(timeout=self._busy_timeout):
+                raise StoreError(f"SQLite store {self._path!r}: timed out after "
+                                 f"{self._busy_timeout} s waiting for another writer")
             try:
-                yield conn
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield conn
+                    conn.execute("COMMIT")
+                except BaseException:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    raise
+            finally:
+                self._write_lock.release()
 
     # -- writing -----------------------------------------------------------------
 
@@ -336,6 +346,31 @@ def _local_waiters(path: str) -> weakref.WeakSet[EventWaiter]:
         return weakref.WeakSet()
     with _WAITERS_LOCK:
         return _WAITERS_BY_FILE.setdefault(os.path.realpath(path), weakref.WeakSet())
+
+
+class _WriteLock:
+    """A lock that weak references can point to (``threading.Lock`` cannot)."""
+
+    __slots__ = ("__weakref__", "acquire", "release")
+
+    def __init__(self) -> None:
+        lock = threading.Lock()
+        self.acquire, self.release = lock.acquire, lock.release
+
+
+_WRITE_LOCKS: weakref.WeakValueDictionary[str, _WriteLock] = weakref.WeakValueDictionary()
+
+
+def _file_write_lock(path: str) -> _WriteLock:
+    """The writers' lock of every store object of this process on the same file."""
+    if path in ("", ":memory:") or path.startswith("file:"):
+        return _WriteLock()
+    with _WAITERS_LOCK:
+        key = os.path.realpath(path)
+        lock = _WRITE_LOCKS.get(key)
+        if lock is None:
+            lock = _WRITE_LOCKS[key] = _WriteLock()
+        return lock
 
 
 def _insert_rows(conn: sqlite3.Connection, values: list[Any]) -> None:

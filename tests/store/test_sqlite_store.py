@@ -62,6 +62,22 @@ class TestSQLiteStore(StoreContract):
             store.append("s", 1, [ev(2), ev(3)])
         assert positions(store.read_all()) == [1, 2]
 
+    def test_writers_of_one_process_queue_on_one_lock(self, store_url: str) -> None:
+        """Store objects of a process on one file wait for each other on a Python lock
+        (bounded by busy_timeout), not in SQLite's sleeping busy handler."""
+        with SQLiteEventStore(store_url, busy_timeout=0.2) as a, \
+                SQLiteEventStore(store_url, busy_timeout=0.2) as b:
+            assert a._write_lock is b._write_lock
+            with SQLiteEventStore(":memory:") as private:
+                assert private._write_lock is not a._write_lock
+            a._write_lock.acquire()  # another writer of this process is writing
+            try:
+                with pytest.raises(StoreError, match="waiting for another writer"):
+                    b.append("s", 0, [ev()])
+            finally:
+                a._write_lock.release()
+            assert positions(b.append("s", 0, [ev()])) == [1]
+
     def test_separate_processes_get_gapless_positions(self, store_url: str) -> None:
         libs = str(Path(arbiter_store.__file__).resolve().parents[1])
         script = (
