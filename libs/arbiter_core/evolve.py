@@ -119,14 +119,15 @@ def _change_life(s: GameState, player: str, delta: int) -> None:
 def _push(s: GameState, item: StackItem) -> None:
     s.stack_items[item.id] = item
     m = s.markers[item.marker]
-    s.markers[item.marker] = replace(m, stack=(*m.stack, item.id), passed=())
+    s.markers[item.marker] = _replace_marker(m, stack=(*m.stack, item.id), passed=())
     s.next_id = max(s.next_id, item.id + 1)
 
 
 def _pop(s: GameState, item_id: int, marker: int) -> None:
     s.stack_items.pop(item_id, None)
     m = s.markers[marker]
-    s.markers[marker] = replace(m, stack=tuple(i for i in m.stack if i != item_id), passed=())
+    s.markers[marker] = _replace_marker(m, stack=tuple(i for i in m.stack if i != item_id),
+                                        passed=())
 
 
 def _targets(raw: list[list[str]]) -> tuple[tuple[str, ...], ...]:
