@@ -29,6 +29,8 @@ ALLOWED: frozenset[str] = frozenset(
         "functools",
         "re",
         "hashlib",
+        "msgspec",  # serialization in C (hashing.canonical); no I/O of its own
+        "operator",
         "json",
         "math",
         "abc",

@@ -14,6 +14,7 @@ from __future__ import annotations
 from arbiter_core import events as ev
 from arbiter_core.cards.model import GainControl, StaticAbility
 from arbiter_core.layers import definition
+from arbiter_core.memo import KeyedMemo
 from arbiter_core.state import Effect, GameState, Obj
 from arbiter_core.txn import Txn
 
@@ -51,19 +52,48 @@ def controller(s: GameState, o: Obj, auras: dict[int, list[Obj]] | None = None) 
     return current
 
 
+def _claimed(s: GameState, auras: dict[int, list[Obj]]) -> set[int]:
+    """Permanents that a control effect or a control Aura applies to."""
+    return {i for f in s.effects if f.kind == "control" for i in f.affected} | set(auras)
+
+
+def _settled(s: GameState, o: Obj, claimed: set[int]) -> bool:
+    """Nothing changes control of this permanent: no control effect applies to it and it
+    is with its default controller, who is still in the game."""
+    default = o.default_controller or o.owner
+    return o.id not in claimed and o.controller == default and not s.players[default].left
+
+
+def _all_settled(s: GameState) -> bool:
+    claimed = _claimed(s, _control_auras(s))
+    return all(o is None or _settled(s, o, claimed)
+               for o in map(s.objects.get, s.battlefield))
+
+
+def _inputs(s: GameState) -> tuple[object, ...]:
+    """Everything `_all_settled` reads: the permanents, the effects, the players."""
+    return (tuple(map(s.objects.get, s.battlefield)), tuple(s.effects),
+            tuple(s.players.values()))
+
+
+# Asked after every command; most leave every permanent and effect as it was.
+_nothing_to_do = KeyedMemo(_inputs, _all_settled)
+
+
 def refresh(t: Txn, ended: tuple[Effect, ...] = ()) -> None:
     """Bring every permanent's controller in line with layer 2, and exile what a player
     who left still controls (800.4a, 800.4c). `ended` are effects that just ended (at
     cleanup), so a "when you lose control" trigger can see them."""
     s = t.s
+    if _nothing_to_do(s):
+        return
     auras = _control_auras(s)
-    claimed = {i for f in s.effects if f.kind == "control" for i in f.affected} | set(auras)
+    claimed = _claimed(s, auras)
     for oid in list(s.battlefield):
         o = s.objects.get(oid)
         if o is None:
             continue
-        default = o.default_controller or o.owner
-        if oid not in claimed and o.controller == default and not s.players[default].left:
+        if _settled(s, o, claimed):
             continue  # nothing changes control of this permanent
         want = controller(s, o, auras)
         if s.players[want].left:

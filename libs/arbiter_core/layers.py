@@ -119,10 +119,11 @@ def _card_statics(name: str) -> tuple[StaticEffect, ...]:
 def statics(s: GameState) -> list[tuple[Obj, StaticEffect]]:
     """Every static P/T or attack effect on the battlefield, in timestamp order."""
     out: list[tuple[Obj, StaticEffect]] = []
+    objects = s.objects
     for oid in s.battlefield:
-        src = s.objects[oid]
-        if src.token is None:
-            out.extend((src, eff) for eff in _card_statics(src.name))
+        src = objects[oid]
+        if src.token is None and (found := _card_statics(src.name)):
+            out.extend([(src, eff) for eff in found])
     out.sort(key=lambda pair: pair[0].timestamp)  # CR 613.7: timestamp order
     return out
 
@@ -137,15 +138,51 @@ def _applies(src: Obj, subject: str, o: Obj) -> bool:
     return False
 
 
-def power_toughness(s: GameState, o: Obj,
-                    effects: list[tuple[Obj, StaticEffect]] | None = None) -> tuple[int, int]:
-    """Power and toughness after layer 7 (CR 613.4). `effects` (from `statics`) may be passed when
-    many objects are measured against one state."""
+def _reach(src: Obj, subject: str) -> tuple[str, object] | None:
+    """What an effect can apply to, as an index key that `Statics.affecting` looks up for
+    an object; None: anything (`_applies` decides). Must agree with `_applies`."""
+    if subject in ("enchanted", "equipped"):
+        return ("object", src.attached_to)
+    if subject == "creatures_you_control":
+        return ("controller", src.controller)
+    if subject == "self":
+        return ("object", src.id)
+    return None
+
+
+class Statics:
+    """`statics(s)` indexed by what each effect can apply to, for measuring many objects
+    against one state (an SBA check looks at every creature's toughness)."""
+
+    def __init__(self, s: GameState) -> None:
+        self._by: dict[tuple[str, object], list[tuple[int, Obj, StaticEffect]]] = {}
+        self._anywhere: list[tuple[int, Obj, StaticEffect]] = []
+        for i, (src, eff) in enumerate(statics(s)):
+            key = _reach(src, eff.subject)
+            bucket = self._anywhere if key is None else self._by.setdefault(key, [])
+            bucket.append((i, src, eff))
+
+    def affecting(self, o: Obj) -> list[tuple[Obj, StaticEffect]]:
+        """The effects that may apply to `o`, in the timestamp order of `statics`."""
+        by = self._by
+        found = [*by.get(("object", o.id), ()), *by.get(("controller", o.controller), ()),
+                 *self._anywhere]
+        if not found:
+            return []
+        found.sort(key=lambda entry: entry[0])
+        return [(src, eff) for _, src, eff in found]
+
+
+def power_toughness(s: GameState, o: Obj, effects: Statics | None = None) -> tuple[int, int]:
+    """Power and toughness after layer 7 (CR 613.4). `effects` (`Statics(s)`) may be passed
+    when many objects are measured against one state. The SBA check (sba.py) reuses its
+    result while nothing but a marker's priority, step or combat changes: an effect that
+    depends on those must say so there."""
     d = definition(o)
     power, toughness = d.power or 0, d.toughness or 0
     if o.zone != "battlefield":
         return power, toughness
-    for src, eff in statics(s) if effects is None else effects:
+    for src, eff in statics(s) if effects is None else effects.affecting(o):
         if isinstance(eff, ModifyPowerToughness) and _applies(src, eff.subject, o):
             power += eff.power
             toughness += eff.toughness

@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 
 from arbiter_core import events as ev
-from arbiter_core.cards import get_card
+from arbiter_core.cards import card_names, get_card
 from arbiter_core.cards.model import CantLose, NoLossForZeroLife, OpponentsCantWin, StaticAbility
 from arbiter_core.influence import player_in_range
 from arbiter_core.state import GameState
@@ -16,15 +16,18 @@ from arbiter_core.variants import opponents
 
 
 @functools.cache
-def _card_has(name: str, kind: type) -> bool:
-    return any(isinstance(ab, StaticAbility) and any(isinstance(e, kind) for e in ab.effects)
-               for ab in get_card(name).abilities)
+def _cards_with(kind: type) -> frozenset[str]:
+    """Names of the cards with a static ability that has this effect."""
+    return frozenset(name for name in card_names() if any(
+        isinstance(ab, StaticAbility) and any(isinstance(e, kind) for e in ab.effects)
+        for ab in get_card(name).abilities))
 
 
 def holders(s: GameState, kind: type) -> frozenset[str]:
     """Players controlling a permanent with this static effect."""
-    return frozenset(o.controller for oid in s.battlefield
-                     if (o := s.objects[oid]).token is None and _card_has(o.name, kind))
+    names = _cards_with(kind)
+    return frozenset(o.controller for o in map(s.objects.__getitem__, s.battlefield)
+                     if o.token is None and o.name in names)
 
 
 def _static(s: GameState, kind: type, controllers: list[str]) -> bool:

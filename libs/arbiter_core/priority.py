@@ -19,8 +19,9 @@ def priority_players(s: GameState, m: Marker) -> list[str]:
     """Players who get priority on this marker's stack, from its active player. With
     shared team turns teams have priority (805.5): one seat per team stands for it."""
     order = turn_order_from(s, m.holder)
-    if s.grand_melee:
-        return [p for p in order if sees_stack(s, m, p)]
+    if s.grand_melee and order:
+        where, controllers = _stack_position(s, m)
+        return [p for p in order if _sees(s, where, controllers, p)]
     if not s.shared_team_turns:
         return order
     return list(dict.fromkeys(team_representative(s, p) for p in order))
@@ -30,10 +31,21 @@ def sees_stack(s: GameState, m: Marker, player: str) -> bool:
     """CR 807.5a: priority for a marker's stack only if the marker is within the
     player's range of influence, or an object on that stack is controlled by a player
     within it."""
+    where, controllers = _stack_position(s, m)
+    return _sees(s, where, controllers, player)
+
+
+def _stack_position(s: GameState, m: Marker) -> tuple[str, list[str]]:
+    """Where the marker is (with a departed holder: the player to their left, who takes
+    it next) and who controls the objects on its stack (807.5a)."""
     where = m.holder if not s.players[m.holder].left else turn_order_from(s, m.holder)[0]
+    return where, [s.stack_items[i].controller for i in m.stack]
+
+
+def _sees(s: GameState, where: str, controllers: list[str], player: str) -> bool:
     if player_in_range(s, player, where):
         return True
-    return any(player_in_range(s, player, s.stack_items[i].controller) for i in m.stack)
+    return bool(controllers) and any(player_in_range(s, player, c) for c in controllers)
 
 
 def holds_priority(s: GameState, m: Marker, player: str) -> bool:

@@ -11,15 +11,23 @@ first, then the controller chooses, then the check repeats.
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 
 from arbiter_core import events as ev
 from arbiter_core import grand_melee, loops, outcome
-from arbiter_core.cards.model import CantLose, NoLossForZeroLife, TriggeredAbility
+from arbiter_core.cards import get_card
+from arbiter_core.cards.model import (
+    CantLose,
+    CardDefinition,
+    NoLossForZeroLife,
+    TriggeredAbility,
+)
 from arbiter_core.influence import object_in_range
-from arbiter_core.layers import definition, is_creature, power_toughness, statics
+from arbiter_core.layers import Statics, definition, is_creature, power_toughness
+from arbiter_core.memo import StateMemo
 from arbiter_core.priority import give_priority
-from arbiter_core.state import GameState, Marker
+from arbiter_core.state import GameState, Marker, Obj
 from arbiter_core.txn import Txn
 
 
@@ -43,21 +51,30 @@ def _player_actions(s: GameState) -> list[tuple[str, str]]:
     return out
 
 
-def _object_actions(s: GameState) -> list[tuple[str, int, str]]:
-    """(action, object, rule) for the object SBAs."""
+Board = list[tuple[Obj, CardDefinition]]  # each permanent with its characteristics
+
+
+def _board(s: GameState) -> Board:
+    return [(o, definition(o)) for o in map(s.objects.__getitem__, s.battlefield)]
+
+
+def _object_actions(s: GameState, board: Board) -> list[tuple[str, int, str]]:
+    """(action, object, rule) for the object SBAs. Each creature is measured against
+    one index of the static effects (`Statics`)."""
     out: list[tuple[str, int, str]] = []
-    effects = statics(s)
+    objects = s.objects
     for (_, zone), ids in s.zones.items():
         if zone == "library":
             continue  # no card in the pool puts a permanent into a library
-        for oid in ids:  # a token can only have left the battlefield by moving zones
-            o = s.objects[oid]
-            if o.token is not None:
-                out.append(("cease", o.id, "704.5d"))
-    for oid in s.battlefield:
-        o = s.objects[oid]
-        d = definition(o)
-        if is_creature(o):
+        # a token can only have left the battlefield by moving zones
+        out += [("cease", oid, "704.5d") for oid in ids if objects[oid].token is not None]
+    effects: Statics | None = None
+    for o, d in board:
+        oid = o.id
+        creature = "Creature" in d.types
+        if creature:
+            if effects is None:
+                effects = Statics(s)
             toughness = power_toughness(s, o, effects)[1]
             if toughness <= 0:
                 out.append(("graveyard", oid, "704.5f"))
@@ -66,35 +83,33 @@ def _object_actions(s: GameState) -> list[tuple[str, int, str]]:
             elif o.deathtouch_hit and o.damage > 0:
                 out.append(("graveyard", oid, "704.5h"))
         if "Aura" in d.subtypes:
-            host = s.objects.get(o.attached_to) if o.attached_to is not None else None
+            host = objects.get(o.attached_to) if o.attached_to is not None else None
             if host is None or host.zone != "battlefield" or not is_creature(host):
                 out.append(("graveyard", oid, "704.5m"))
             elif not object_in_range(s, o.controller, host):
                 out.append(("graveyard", oid, "801.8"))
         elif "Equipment" in d.subtypes and o.attached_to is not None:
-            host = s.objects.get(o.attached_to)
+            host = objects.get(o.attached_to)
             if host is None or host.zone != "battlefield" or not is_creature(host):
                 out.append(("unattach", oid, "704.5n"))
             elif not object_in_range(s, o.controller, host):
                 # 301.5d: the equipped creature may have another controller; only a
                 # creature outside the Equipment controller's range is illegal (801.9).
                 out.append(("unattach", oid, "801.9"))
-        elif is_creature(o) and o.attached_to is not None:
+        elif creature and o.attached_to is not None:
             out.append(("unattach", oid, "704.5p"))
-        plus, minus = o.counter("+1/+1"), o.counter("-1/-1")
-        if plus and minus:
+        if o.counters and o.counter("+1/+1") and o.counter("-1/-1"):
             out.append(("annihilate", oid, "704.5q"))
-    out += _world_rule(s)
+    out += _world_rule(s, board)
     return out
 
 
-def _world_rule(s: GameState) -> list[tuple[str, int, str]]:
+def _world_rule(s: GameState, board: Board) -> list[tuple[str, int, str]]:
     """CR 704.5k, the world rule: of two or more world permanents all but the one that
     has been a world permanent for the shortest time go to their owners' graveyards (all
     of them on a tie). 801.12: with limited range of influence it applies to a permanent
     only if another world permanent is within its controller's range."""
-    worlds = [s.objects[oid] for oid in s.battlefield
-              if "World" in definition(s.objects[oid]).supertypes]
+    worlds = [o for o, d in board if "World" in d.supertypes]
     out: list[tuple[str, int, str]] = []
     for w in worlds:
         rivals = [x for x in worlds if x.id != w.id and object_in_range(s, w.controller, x)]
@@ -103,32 +118,47 @@ def _world_rule(s: GameState) -> list[tuple[str, int, str]]:
     return out
 
 
-def _legend_conflicts(s: GameState) -> list[tuple[str, list[int]]]:
+def _legend_conflicts(board: Board) -> list[tuple[str, list[int]]]:
     """CR 704.5j: a player controls two or more legendary permanents with one name."""
     groups: dict[tuple[str, str], list[int]] = defaultdict(list)
-    for oid in s.battlefield:
-        o = s.objects[oid]
-        if "Legendary" in definition(o).supertypes:
-            groups[(o.controller, o.name)].append(oid)
+    for o, d in board:
+        if "Legendary" in d.supertypes:
+            groups[(o.controller, o.name)].append(o.id)
     return [(c, ids) for (c, _), ids in sorted(groups.items()) if len(ids) > 1]
 
 
+Found = tuple[tuple[tuple[str, str], ...], tuple[tuple[str, int, str], ...],
+              tuple[tuple[str, tuple[int, ...]], ...]]
+
+
+def _find(s: GameState) -> Found:
+    """Everything a check would do now: losers, object actions, legend-rule conflicts."""
+    board = _board(s)  # each permanent's characteristics, looked up once per check
+    return (tuple(_player_actions(s)), tuple(_object_actions(s, board)),
+            tuple((c, tuple(ids)) for c, ids in _legend_conflicts(board)))
+
+
+# A check is asked for before every priority (117.5); between two checks usually only a
+# marker's priority or step has moved. No SBA, and no characteristic an SBA looks at
+# (layers.py), depends on who has priority, the step or combat: one that comes to must
+# take the field out of this list, or the check would miss a change.
+_found = StateMemo(_find, ignore_marker_fields=frozenset({"pending", "passed", "step",
+                                                          "combat"}))
+
+
 def needs_check(s: GameState) -> bool:
-    return bool(_player_actions(s) or _object_actions(s) or _legend_conflicts(s))
+    return any(_found(s))
 
 
 def check(t: Txn, m: Marker, then_priority: str | None) -> None:
     """Perform SBAs until none apply (CR 704.3), then triggers, then priority."""
     while not t.s.game_over:
-        s = t.s
-        losers = _player_actions(s)
-        objs = _object_actions(s)
+        losers, objs, conflicts = _found(t.s)
         if not losers and not objs:
-            conflicts = _legend_conflicts(s)
             if conflicts:
                 player, ids = conflicts[0]
                 t.emit(ev.DecisionRequested(marker=m.number, kind="legend_rule", player=player,
-                                            options=ids, count=1, rule="704.5j"))
+                                            options=list(ids), count=1, rule="704.5j"))
                 return
             break
         for player, rule in losers:
@@ -171,9 +201,7 @@ def state_triggers(t: Txn, m: Marker) -> None:
     s = t.s
     for oid in s.battlefield:
         o = s.objects[oid]
-        for i, ab in enumerate(definition(o).abilities):
-            if not (isinstance(ab, TriggeredAbility) and ab.event == "life_20_or_more"):
-                continue
+        for i in _life_triggers(o):
             if s.players[o.controller].life < 20:
                 continue
             waiting = any(tr.source == oid and tr.ability == i for tr in s.triggers) or any(
@@ -182,6 +210,24 @@ def state_triggers(t: Txn, m: Marker) -> None:
                 t.emit(ev.AbilityTriggered(source=oid, source_name=o.name,
                                            controller=o.controller, ability=i,
                                            marker=m.number, rule="603.8"))
+
+
+def _life_triggers(o: Obj) -> tuple[int, ...]:
+    """Indexes of the object's "20 or more life" state triggers (by card name for a
+    printed card, which is most of the battlefield)."""
+    if o.token is None and o.became is None:
+        return _card_life_triggers(o.name)
+    return _life_trigger_indexes(definition(o))
+
+
+@functools.cache
+def _card_life_triggers(name: str) -> tuple[int, ...]:
+    return _life_trigger_indexes(get_card(name))
+
+
+def _life_trigger_indexes(d: CardDefinition) -> tuple[int, ...]:
+    return tuple(i for i, ab in enumerate(d.abilities)
+                 if isinstance(ab, TriggeredAbility) and ab.event == "life_20_or_more")
 
 
 def _annihilate(t: Txn, oid: int, rule: str) -> None:

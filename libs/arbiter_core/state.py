@@ -356,13 +356,16 @@ class GameState:
     # controlling the objects involved) - a repeat is a loop of mandatory actions (104.4b).
     loop_positions: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
 
-    def clone(self) -> GameState:
+    def clone(self, share_zone_lists: bool = False) -> GameState:
+        """A copy whose containers are its own. With `share_zone_lists` (a decision's
+        scratch state, txn.py) the zone lists are shared, not copied: a zone is changed
+        only through `zone_for_update`, which gives the state its own copy first."""
         return GameState(
             game_id=self.game_id,
             variant=self.variant,
             seed=self.seed,
             seats=list(self.seats),
-            players=dict(self.players),
+            players=self.players.copy(),
             attack_option=self.attack_option,
             range_of_influence=self.range_of_influence,
             ranges=self.ranges,
@@ -375,11 +378,12 @@ class GameState:
             emperors=self.emperors,
             grand_melee=self.grand_melee,
             extra_due=self.extra_due,
-            objects=dict(self.objects),
-            zones={k: list(v) for k, v in self.zones.items()},
+            objects=self.objects.copy(),  # .copy(): fast even with holes
+            zones=self.zones.copy() if share_zone_lists else {
+                k: list(v) for k, v in self.zones.items()},
             battlefield=list(self.battlefield),
-            stack_items=dict(self.stack_items),
-            markers=dict(self.markers),
+            stack_items=self.stack_items.copy(),
+            markers=self.markers.copy(),
             effects=list(self.effects),
             triggers=list(self.triggers),
             delayed=list(self.delayed),
@@ -402,8 +406,11 @@ class GameState:
         return self.zones.get((player, zone), [])
 
     def zone_for_update(self, player: str, zone: str) -> list[int]:
-        """The zone's list, created if needed (evolve only)."""
-        return self.zones.setdefault((player, zone), [])
+        """The zone's list, to change in place (evolve only): a new copy, since the old
+        list may be shared with a clone (`clone(share_zone_lists=True)`)."""
+        key = (player, zone)
+        ids = self.zones[key] = list(self.zones.get(key, ()))
+        return ids
 
     def team_of(self, player: str) -> list[str]:
         """Players on `player`'s team (including those who left), in seating order."""
@@ -425,7 +432,7 @@ class GameState:
         return None
 
     def permanents(self, controller: str | None = None) -> list[Obj]:
-        objs = [self.objects[i] for i in self.battlefield]
+        objects = self.objects
         if controller is None:
-            return objs
-        return [o for o in objs if o.controller == controller]
+            return [objects[i] for i in self.battlefield]
+        return [o for i in self.battlefield if (o := objects[i]).controller == controller]

@@ -6,6 +6,8 @@ A target is written "p:<player>" or "o:<object id>".
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from arbiter_core.cards.model import TargetSpec
 from arbiter_core.errors import InvalidCommand, RuleViolation
 from arbiter_core.influence import object_in_range, player_in_range
@@ -23,19 +25,33 @@ def parse(target: str) -> tuple[str, str]:
     return kind, value
 
 
+PLAYER_KINDS = ("any", "player", "player_or_planeswalker", "creature_planeswalker_or_player")
+
+
 def is_legal(s: GameState, spec: TargetSpec, controller: str, target: str,
              source: int | None = None) -> bool:
     """Whether `target` meets `spec` now (CR 115.1, 115.5: a spell can't target itself;
     801.4: nothing outside the controller's range of influence)."""
     kind, value = parse(target)
     if kind == "p":
-        p = s.players.get(value)
-        return (p is not None and not p.left
-                and (spec.kind in ("any", "player", "player_or_planeswalker",
-                                   "creature_planeswalker_or_player")
-                     or (spec.kind == "opponent" and value in opponents(s, controller)))
-                and player_in_range(s, controller, value))
-    oid = int(value)
+        return _player_legal(s, spec, controller, value, None)
+    return _object_legal(s, spec, controller, int(value), source, None)
+
+
+def _player_legal(s: GameState, spec: TargetSpec, controller: str, name: str,
+                  opps: Collection[str] | None) -> bool:
+    """`is_legal` for "p:<name>"; `opps`: the controller's opponents, if known."""
+    p = s.players.get(name)
+    return (p is not None and not p.left
+            and (spec.kind in PLAYER_KINDS
+                 or (spec.kind == "opponent"
+                     and name in (opponents(s, controller) if opps is None else opps)))
+            and player_in_range(s, controller, name))
+
+
+def _object_legal(s: GameState, spec: TargetSpec, controller: str, oid: int,
+                  source: int | None, opps: Collection[str] | None) -> bool:
+    """`is_legal` for "o:<id>"; `opps`: the controller's opponents, if known."""
     if oid == source:
         return False
     o = s.objects.get(oid)
@@ -58,7 +74,7 @@ def is_legal(s: GameState, spec: TargetSpec, controller: str, target: str,
             return o.zone == "graveyard" and o.owner == controller and is_creature(o)
         case "creature_an_opponent_controls":
             return (o.zone == "battlefield" and is_creature(o)
-                    and o.controller in opponents(s, controller))
+                    and o.controller in (opponents(s, controller) if opps is None else opps))
         case "player" | "player_or_planeswalker" | "opponent":
             return False
     return False
@@ -94,12 +110,20 @@ def check_choice(s: GameState, specs: tuple[TargetSpec, ...], chosen: list[list[
 
 def candidates(s: GameState, spec: TargetSpec, controller: str,
                source: int | None = None) -> list[str]:
-    """Every legal single target for `spec` now (for legal_actions and bots)."""
-    found = [f"p:{p}" for p in s.in_game()]
-    found += [f"o:{i}" for i in s.battlefield]
-    found += [f"o:{i.obj}" for i in s.stack_items.values() if i.obj is not None]
-    found += [f"o:{i}" for i in s.zone(controller, "graveyard")]
-    return [t for t in found if is_legal(s, spec, controller, t, source)]
+    """Every legal single target for `spec` now (for legal_actions and bots): players
+    in seating order, then permanents, spells, and cards in the controller's graveyard,
+    each checked as `is_legal` checks it."""
+    opps = frozenset(opponents(s, controller))
+    found = [f"p:{p}" for p in s.in_game() if _player_legal(s, spec, controller, p, opps)]
+    ids = [*s.battlefield, *(i.obj for i in s.stack_items.values() if i.obj is not None),
+           *s.zone(controller, "graveyard")]
+    near = s.influence.get(controller)
+    if near is not None:  # 801.4: most permanents and spells are out of range; skip them
+        objects = s.objects
+        ids = [i for i in ids if (o := objects.get(i)) is None
+               or o.zone not in ("battlefield", "stack") or object_in_range(s, controller, o)]
+    found += [f"o:{i}" for i in ids if _object_legal(s, spec, controller, i, source, opps)]
+    return found
 
 
 def _out_of_range(s: GameState, controller: str, target: str) -> bool:

@@ -11,7 +11,7 @@ from arbiter_core.state import GameState
 
 class Txn:
     def __init__(self, state: GameState) -> None:
-        self.s = state.clone()
+        self.s = state.clone(share_zone_lists=True)  # only evolve changes it
         self.events: list[ev.Event] = []
         self.rng = Rng(state.seed, state.version)
         self.marker: int | None = None  # the marker whose work or command this is

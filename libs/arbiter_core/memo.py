@@ -1,0 +1,105 @@
+"""Reusing a query's result while the state it was computed from is unchanged.
+
+The embedded loop and the services ask the same questions of nearly the same state over
+and over: state-based actions are checked whenever a player would receive priority
+(CR 117.5, 704.3), and in a 100-player Grand Melee game almost every priority pass leaves
+everything but the marker's priority as it was. A `StateMemo` keeps the last result of a
+pure query with a private copy of the state it was computed from, and returns that
+result again when the state asked about is equal to the copy in every field except the
+ones the query is declared not to read.
+
+Equal means equal by value: records are frozen dataclasses (compared field by field), and
+a state shares its records with the state it was cloned from, so comparing two object
+tables is mostly identity checks done in C. The copy is private, so `evolve` changing the
+state in place afterwards can't change it. Nothing here depends on a clock or on object
+identities for its result: a hit returns exactly what the query would compute.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from collections.abc import Callable
+from operator import attrgetter
+from typing import Any, Generic, TypeVar
+
+from arbiter_core.state import GameState, Marker
+
+R = TypeVar("R")
+
+#: Fields that change on every event and that no memoized query reads.
+_NEVER_READ = frozenset({"version"})
+
+
+def _nested_lists(hint: Any) -> bool:
+    """A dict of lists (the zones), which a copy must copy one level deeper."""
+    args = typing.get_args(hint)
+    return typing.get_origin(hint) is dict and typing.get_origin(args[1]) is list
+
+
+def _copier(hint: Any) -> Callable[[Any], Any]:
+    """How to copy a state field so that a later in-place change of the state can't reach
+    the copy: its containers are dicts and lists of immutable records (or of lists)."""
+    origin = typing.get_origin(hint)
+    if origin is dict:
+        if _nested_lists(hint):
+            return lambda value: {k: list(v) for k, v in value.items()}
+        return lambda value: value.copy()  # faster than dict() for a dict with holes
+    if origin is list:
+        return list
+    if origin is set:
+        return set
+    return lambda value: value  # immutable: str, int, bool, None, tuples, frozensets
+
+
+class StateMemo(Generic[R]):
+    """The last result of `query(state)`, reused while the state is equal, apart from
+    `ignore_marker_fields` of its turn markers (and the event count `version`)."""
+
+    def __init__(self, query: Callable[[GameState], R],
+                 ignore_marker_fields: frozenset[str] = frozenset()) -> None:
+        self._query = query
+        hints = typing.get_type_hints(GameState)
+        self._fields = [f.name for f in dataclasses.fields(GameState)
+                        if f.name not in _NEVER_READ and f.name != "markers"]
+        self._copiers = [_copier(hints[name]) for name in self._fields]
+        self._view: Callable[[GameState], tuple[Any, ...]] = attrgetter(*self._fields)
+        kept = [f.name for f in dataclasses.fields(Marker) if f.name not in ignore_marker_fields]
+        self._marker_view: Callable[[Marker], tuple[Any, ...]] = attrgetter(*kept)
+        self._last: tuple[tuple[Any, ...], dict[int, tuple[Any, ...]], R] | None = None
+
+    def _markers(self, s: GameState) -> dict[int, tuple[Any, ...]]:
+        view = self._marker_view
+        return {n: view(m) for n, m in s.markers.items()}
+
+    def __call__(self, s: GameState) -> R:
+        last = self._last
+        if last is not None:
+            values, markers, result = last
+            if self._view(s) == values and self._markers(s) == markers:  # compared in C
+                return result
+        result = self._query(s)
+        self._last = (tuple(copy(value) for copy, value in
+                            zip(self._copiers, self._view(s), strict=True)),
+                      self._markers(s), result)
+        return result
+
+
+class KeyedMemo(Generic[R]):
+    """The last result of `query(state)`, reused while `key(state)` is equal: for a query
+    whose few inputs `key` lists (as immutable values: records and tuples of them)."""
+
+    def __init__(self, key: Callable[[GameState], object],
+                 query: Callable[[GameState], R]) -> None:
+        self._key = key
+        self._query = query
+        self._last: tuple[object, R] | None = None
+
+    def __call__(self, s: GameState) -> R:
+        key = self._key(s)
+        last = self._last
+        if last is not None and last[0] == key:
+            return last[1]
+        result = self._query(s)
+        self._last = (key, result)
+        return result
