@@ -1,0 +1,108 @@
+"""Casting, abilities, triggers and resolving (CR 601-608), and choices made on the stack."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from arbiter_core.events.base import EventBase
+
+
+class SpellCast(EventBase):
+    type: Literal["SpellCast"] = "SpellCast"
+    player: str
+    obj: int
+    new_id: int
+    item: int
+    marker: int
+    targets: list[list[str]] = Field(default_factory=list)
+    x: int = 0
+
+
+class AbilityActivated(EventBase):
+    type: Literal["AbilityActivated"] = "AbilityActivated"
+    player: str
+    source: int
+    ability: int
+    item: int
+    marker: int
+    targets: list[list[str]] = Field(default_factory=list)
+
+
+class AbilityTriggered(EventBase):
+    type: Literal["AbilityTriggered"] = "AbilityTriggered"
+    source: int
+    source_name: str
+    controller: str
+    ability: int
+    marker: int
+    that_player: str | None = None
+    amount: int = 0
+    obj: int | None = None
+
+
+class TriggerPutOnStack(EventBase):
+    type: Literal["TriggerPutOnStack"] = "TriggerPutOnStack"
+    index: int  # position in the waiting-trigger list
+    item: int
+    marker: int
+
+
+class StackItemResolved(EventBase):
+    """The top of a stack finished resolving and leaves it (CR 608.2n, 608.3)."""
+
+    type: Literal["StackItemResolved"] = "StackItemResolved"
+    item: int
+    marker: int
+
+
+class StackItemCountered(EventBase):
+    type: Literal["StackItemCountered"] = "StackItemCountered"
+    item: int
+    marker: int
+
+
+class ResolutionPaused(EventBase):
+    """Resolution waits for a decision; it resumes at effect `resume_at`."""
+
+    type: Literal["ResolutionPaused"] = "ResolutionPaused"
+    item: int
+    resume_at: int
+
+
+class TeamMemberChosen(EventBase):
+    """A team chose the member a resolving effect affects (CR 810.9d)."""
+
+    type: Literal["TeamMemberChosen"] = "TeamMemberChosen"
+    item: int
+    player: str
+
+
+class ChooserChosen(EventBase):
+    """The player who makes a resolving effect's choice is named ("an opponent
+    chooses", 801.5a, 801.5c, 800.4g)."""
+
+    type: Literal["ChooserChosen"] = "ChooserChosen"
+    item: int
+    player: str
+
+
+class ModeChosen(EventBase):
+    """The mode of a modal spell is chosen as it is cast (CR 601.2b, 700.2), by `player`
+    (700.2e: another player when the spell says so; "that player" on resolution)."""
+
+    type: Literal["ModeChosen"] = "ModeChosen"
+    item: int
+    mode: int  # 0 for the first mode printed
+    player: str
+
+
+class LifePaymentChosen(EventBase):
+    """A player chose which of their creatures they pay life for, to keep them (Killing
+    Wave); the payments happen together once every player has chosen (119.4, 810.9b)."""
+
+    type: Literal["LifePaymentChosen"] = "LifePaymentChosen"
+    item: int
+    player: str
+    objs: list[int] = Field(default_factory=list)
