@@ -1,0 +1,280 @@
+"""Effects a spell or ability performs as it resolves (CR 608.2c): damage, destruction,
+counters, mana, cards, tokens, control, keywords and the seed cards' multiplayer effects."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from arbiter_core.cards.model.base import (
+    Amount,
+    Color,
+    DataModel,
+    Keyword,
+    TargetRef,
+)
+
+
+class DealDamage(DataModel):
+    """The source deals damage (CR 120). `to` is a target index, or every player.
+
+    `divided` splits the amount evenly among all chosen targets of that index, rounding
+    down (Fireball).
+    """
+
+    kind: Literal["deal_damage"] = "deal_damage"
+    amount: Amount
+    # "that_player": the player a trigger or a mode names (Misfortune's chooser);
+    # "that_creature": the object a trigger names ("deals 2 damage to it", Aether Flash)
+    to: TargetRef | Literal["each_player", "that_player", "that_creature"]
+    divided: bool = False
+
+
+class Destroy(DataModel):
+    """Destroy (CR 701.8): a target, or all creatures. `no_regenerate` is Wrath's rider."""
+
+    kind: Literal["destroy"] = "destroy"
+    what: TargetRef | Literal["all_creatures"]
+    no_regenerate: bool = False
+
+
+class CounterTarget(DataModel):
+    """Counter target spell (CR 701.6)."""
+
+    kind: Literal["counter"] = "counter"
+    what: TargetRef = 0
+
+
+PTSubject = Literal["target", "self", "enchanted", "equipped", "creatures_you_control"]
+
+
+class ModifyPowerToughness(DataModel):
+    """+N/+M in layer 7c (CR 613.4c). `until_end_of_turn` for a resolving effect
+    (CR 611.2); otherwise it is the effect of a static ability (CR 604, 611.3)."""
+
+    kind: Literal["modify_pt"] = "modify_pt"
+    subject: PTSubject
+    target: TargetRef = 0
+    power: int
+    toughness: int
+    until_end_of_turn: bool = False
+
+
+class CantAttackOrBlock(DataModel):
+    """A static restriction on the enchanted creature (CR 508.1c, 509.1b)."""
+
+    kind: Literal["cant_attack_or_block"] = "cant_attack_or_block"
+    subject: Literal["enchanted"] = "enchanted"
+
+
+class AddMana(DataModel):
+    """Add mana to the controller's pool (CR 106.3, 605). `mana` is a string of symbols
+    such as "G", "CC" or "BBB"."""
+
+    kind: Literal["add_mana"] = "add_mana"
+    mana: str
+
+
+PlayerRef = Literal["controller", "target_player", "that_player"]
+
+
+class DrawCards(DataModel):
+    """A player draws cards (CR 121). `that_player` is the player a trigger names."""
+
+    kind: Literal["draw"] = "draw"
+    who: PlayerRef = "controller"
+    count: int = 1
+    # "unless that player pays {1}" (Rhystic Study): the player a trigger names may pay
+    # this mana to stop the draw (CR 118.12a; 800.4f: not paid if they have left).
+    unless_that_player_pays: str = ""
+
+
+class Discard(DataModel):
+    """A player discards (CR 701.9); `at_random` for Hypnotic Specter."""
+
+    kind: Literal["discard"] = "discard"
+    who: PlayerRef
+    count: int = 1
+    at_random: bool = False
+
+
+class ReturnToHand(DataModel):
+    """Return the target to its owner's hand (CR 400.7)."""
+
+    kind: Literal["return_to_hand"] = "return_to_hand"
+    what: TargetRef = 0
+
+
+class TokenSpec(DataModel):
+    """A token's characteristics (CR 111.4)."""
+
+    name: str
+    colors: tuple[Color, ...]
+    types: tuple[str, ...]
+    subtypes: tuple[str, ...]
+    power: int
+    toughness: int
+
+
+class CreateTokens(DataModel):
+    """Create tokens (CR 111.2, 701.7)."""
+
+    kind: Literal["create_tokens"] = "create_tokens"
+    count: Amount
+    token: TokenSpec
+
+
+class PreventCombatDamage(DataModel):
+    """Prevent all combat damage this turn (CR 615: a prevention shield, Fog)."""
+
+    kind: Literal["prevent_combat_damage"] = "prevent_combat_damage"
+
+
+class ExtraTurn(DataModel):
+    """The controller takes an extra turn after this one (CR 500.7)."""
+
+    kind: Literal["extra_turn"] = "extra_turn"
+
+
+class Attach(DataModel):
+    """Attach this Equipment to the target creature (CR 701.3, equip 702.6)."""
+
+    kind: Literal["attach"] = "attach"
+    target: TargetRef = 0
+
+
+class GainControl(DataModel):
+    """Control-changing effect, layer 2 (CR 613.1b). From a resolving spell it lasts
+    until end of turn (Act of Treason, Ray of Command); from a static ability it lasts
+    while the Aura enchants the creature (Mind Control, Persuasion). `tap_when_lost` is
+    Ray of Command's delayed trigger "When you lose control of the creature, tap it"."""
+
+    kind: Literal["gain_control"] = "gain_control"
+    subject: Literal["target", "enchanted"] = "target"
+    target: TargetRef = 0
+    until_end_of_turn: bool = False
+    tap_when_lost: bool = False
+
+
+class Untap(DataModel):
+    """Untap the target (CR 701.26b)."""
+
+    kind: Literal["untap"] = "untap"
+    target: TargetRef = 0
+
+
+class GainKeyword(DataModel):
+    """The target gains a keyword until end of turn, layer 6 (CR 613.1f)."""
+
+    kind: Literal["gain_keyword"] = "gain_keyword"
+    keyword: Keyword
+    target: TargetRef = 0
+    until_end_of_turn: bool = True
+    reminder: bool = False  # the Oracle prints reminder text (CR 207.2a)
+
+
+class SearchOntoBattlefield(DataModel):
+    """Search the target player's library for a card of `card_type` and put it onto the
+    battlefield under your control; then that player shuffles (CR 701.19, Bribery)."""
+
+    kind: Literal["search_onto_battlefield"] = "search_onto_battlefield"
+    target: TargetRef = 0
+    card_type: str = "Creature"
+
+
+class DoubleLife(DataModel):
+    """Double the target player's life total: they gain life equal to it (CR 119.5;
+    810.9a: in Two-Headed Giant the team's total is the player's)."""
+
+    kind: Literal["double_life"] = "double_life"
+    target: TargetRef = 0
+
+
+class ShuffleIntoLibrary(DataModel):
+    """Shuffle this card into its owner's library (CR 701.24, Beacon of Immortality)."""
+
+    kind: Literal["shuffle_into_library"] = "shuffle_into_library"
+
+
+class LifeBecomesLowest(DataModel):
+    """Each player's life total becomes the lowest life total among all players
+    (CR 119.5; 810.9d in Two-Headed Giant)."""
+
+    kind: Literal["life_becomes_lowest"] = "life_becomes_lowest"
+
+
+class WinGame(DataModel):
+    """The controller wins the game (CR 104.2b; 801.14 with limited range)."""
+
+    kind: Literal["win_game"] = "win_game"
+
+
+class LoseGame(DataModel):
+    """The controller loses the game (CR 104.3e)."""
+
+    kind: Literal["lose_game"] = "lose_game"
+
+
+class GainLifePerLifeLost(DataModel):
+    """Gain N life for each 1 life lost (Transcendence's trigger)."""
+
+    kind: Literal["gain_life_per_life_lost"] = "gain_life_per_life_lost"
+    per_point: int = 2
+
+
+class BecomeCreature(DataModel):
+    """The permanent becomes a creature with these characteristics (layers 4, 6, 7b,
+    CR 613.1d/f/g); permanent (Lurking Evil)."""
+
+    kind: Literal["become_creature"] = "become_creature"
+    power: int
+    toughness: int
+    subtypes: tuple[str, ...] = ()
+    keywords: tuple[Keyword, ...] = ()
+
+
+class CreateTokenForThatController(DataModel):
+    """"that creature's controller creates" a token (Genesis Chamber)."""
+
+    kind: Literal["create_token_for_that_controller"] = "create_token_for_that_controller"
+    token: TokenSpec
+
+
+class CantLose(DataModel):
+    """Static: you can't lose the game (CR 104.3; 810.8a for a 2HG team)."""
+
+    kind: Literal["cant_lose"] = "cant_lose"
+
+
+class OpponentsCantWin(DataModel):
+    """Static: your opponents can't win the game (CR 104.2; 810.8a)."""
+
+    kind: Literal["opponents_cant_win"] = "opponents_cant_win"
+
+
+class NoLossForZeroLife(DataModel):
+    """Static: you don't lose the game for having 0 or less life (704.5a doesn't apply)."""
+
+    kind: Literal["no_loss_for_zero_life"] = "no_loss_for_zero_life"
+
+
+class CantAttackYouIfChosenColorWithoutFlying(DataModel):
+    """Static: creatures of the chosen color without flying can't attack you
+    (Teferi's Moat; CR 508.1c restriction)."""
+
+    kind: Literal["moat"] = "moat"
+
+
+class ExileUntilNextEndStep(DataModel):
+    """Exile the target; return that card to the battlefield under its owner's control
+    at the beginning of the next end step (a delayed trigger, CR 603.7; Astral Slide).
+    800.4d: nothing returns for an owner who has left the game."""
+
+    kind: Literal["exile_until_next_end_step"] = "exile_until_next_end_step"
+    target: TargetRef = 0
+
+
+class ChooseColorAsEnters(DataModel):
+    """"As ~ enters, choose a color" (CR 614.12: a replacement effect; the choice is made
+    as the permanent enters)."""
+
+    kind: Literal["choose_color_as_enters"] = "choose_color_as_enters"
