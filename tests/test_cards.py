@@ -31,11 +31,11 @@ from arbiter_core.cards.model import (
     TriggerEvent,
     Untap,
 )
-from arbiter_core.cards.render import (
+from arbiter_core.cards.render import render_oracle
+from arbiter_core.cards.render_words import (
     TARGET_NOUNS,
     TARGET_REFERENCE_NOUNS,
     TRIGGER_PHRASES,
-    render_oracle,
 )
 
 MISMATCHES_FILE = Path(__file__).with_name("card_render_mismatches.txt")
