@@ -18,7 +18,6 @@ from .combiner import AppendRequest, Combiner
 from .errors import StreamNotFound
 from .integrity import (
     EncodedEvent,
-    RawEvent,
     VerifyInput,
     hash_parts,
     make_anchor,
@@ -46,6 +45,10 @@ __all__ = ["StoreBase", "encode_events"]
 
 #: The SELECT list matching :class:`~arbiter_store.integrity.RawEvent`.
 RAW_COLUMNS = "stream_id, version, position, type, schema_version, payload, rule, metadata, hash"
+#: The SELECT list of an :data:`EventRow` (what reads decode: no hash).
+EVENT_COLUMNS = "stream_id, version, position, type, schema_version, payload, rule, metadata"
+#: A row of :data:`EVENT_COLUMNS`, as the driver returns it.
+EventRow = Sequence[Any]
 
 
 def encode_events(events: Sequence[NewEvent]) -> list[EncodedEvent]:
@@ -93,11 +96,11 @@ class StoreBase(EventStore):
     def _record_tracking(self, tracking: Tracking) -> None: ...
 
     @abstractmethod
-    def _read_stream_raw(self, stream_id: str, from_version: int,
-                         to_version: int | None) -> list[RawEvent]: ...
+    def _read_stream_rows(self, stream_id: str, from_version: int,
+                          to_version: int | None) -> list[EventRow]: ...
 
     @abstractmethod
-    def _read_all_raw(self, from_position: int, limit: int | None) -> list[RawEvent]: ...
+    def _read_all_rows(self, from_position: int, limit: int | None) -> list[EventRow]: ...
 
     @abstractmethod
     def _consumer_position_raw(self, consumer: str) -> int: ...
@@ -161,7 +164,7 @@ class StoreBase(EventStore):
             raise request.error
         self._appended()
         if request.earlier is not None:
-            return [self._decode(row) for row in request.earlier]
+            return self._decode_rows(request.earlier)
         assert request.base is not None
         return self._stored(stream_id, expected_version, request.base, encoded)
 
@@ -192,19 +195,18 @@ class StoreBase(EventStore):
         in version order, without decoding anything or upcasting (the reader decodes and
         upcasts). Much cheaper than `read_stream` when only the game state is wanted."""
         check_stream_id(stream_id)
-        return [(r.type, r.schema_version, bytes(r.payload), r.rule)
-                for r in self._read_stream_raw(stream_id, from_version, to_version)]
+        return [(r[3], r[4], bytes(r[5]), r[6])
+                for r in self._read_stream_rows(stream_id, from_version, to_version)]
 
     def read_stream(
         self, stream_id: str, from_version: int = 1, to_version: int | None = None
     ) -> list[StoredEvent]:
         check_read_stream_args(stream_id, from_version, to_version)
-        return [self._decode(r) for r in self._read_stream_raw(stream_id, from_version,
-                                                               to_version)]
+        return self._decode_rows(self._read_stream_rows(stream_id, from_version, to_version))
 
     def read_all(self, from_position: int = 1, limit: int | None = None) -> list[StoredEvent]:
         check_read_all_args(from_position, limit)
-        return [self._decode(row) for row in self._read_all_raw(from_position, limit)]
+        return self._decode_rows(self._read_all_rows(from_position, limit))
 
     def subscribe(
         self,
@@ -290,26 +292,28 @@ class StoreBase(EventStore):
 
     # -- decoding ------------------------------------------------------------------
 
-    def _decode(self, row: RawEvent) -> StoredEvent:
+    def _decode_rows(self, rows: Sequence[EventRow]) -> list[StoredEvent]:
+        """Stored events from rows of :data:`EVENT_COLUMNS` (decoded, upcast)."""
+        decode, upcasters = _decoder.decode, self._upcasters
+        events: list[StoredEvent] = []
+        append = events.append
         try:
-            payload = _decoder.decode(row.payload)
-            metadata = _decoder.decode(row.metadata)
+            for stream_id, version, position, type_, schema_version, payload, rule, \
+                    metadata in rows:
+                data = decode(payload)
+                if upcasters is not None and (type_, schema_version) in upcasters:
+                    schema_version, data = upcasters.upcast(
+                        type_, schema_version, data,
+                        where=f"event {stream_id!r}@{version} (position {position})")
+                append(StoredEvent(stream_id, version, position, type_, schema_version, data,
+                                   rule, {} if metadata == b"{}" else decode(metadata)))
         except (msgspec.DecodeError, msgspec.ValidationError):
-            where = _where(row)
-            decode_object(row.payload, what=f"payload of {where}")  # raises CorruptStore
-            decode_object(row.metadata, what=f"metadata of {where}")
+            for row in rows[len(events):]:  # name the damaged row (raises CorruptStore)
+                where = f"event {row[0]!r}@{row[1]} (position {row[2]})"
+                decode_object(row[5], what=f"payload of {where}")
+                decode_object(row[7], what=f"metadata of {where}")
             raise
-        schema_version = row.schema_version
-        upcasters = self._upcasters
-        if upcasters is not None and (row.type, schema_version) in upcasters:
-            schema_version, payload = upcasters.upcast(row.type, schema_version, payload,
-                                                       where=_where(row))
-        return StoredEvent(row.stream_id, row.version, row.position, row.type, schema_version,
-                           payload, row.rule, metadata)
+        return events
 
 
 _decoder = msgspec.json.Decoder(dict[str, Any])
-
-
-def _where(row: RawEvent) -> str:
-    return f"event {row.stream_id!r}@{row.version} (position {row.position})"

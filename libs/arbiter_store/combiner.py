@@ -30,11 +30,11 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
-from typing import Final
+from collections.abc import Callable, Sequence
+from typing import Any, Final
 
 from .errors import CorruptStore, StoreError
-from .integrity import EncodedEvent, HashParts, RawEvent
+from .integrity import EncodedEvent, HashParts
 from .model import Tracking
 
 __all__ = ["AppendRequest", "Combiner", "failed"]
@@ -66,7 +66,7 @@ class AppendRequest:
         self.command_id = command_id
         self.tracking = tracking
         self.base: int | None = None
-        self.earlier: list[RawEvent] | None = None
+        self.earlier: list[Sequence[Any]] | None = None  # rows of base.EVENT_COLUMNS
         self.error: BaseException | None = None
         self._event: threading.Event | None = None  # made when the request must wait
         self._lead = False

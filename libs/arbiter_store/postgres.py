@@ -91,7 +91,7 @@ from .reads import (
     Executor,
     Queries,
     SQLReads,
-    raw_stream,
+    stream_rows,
     stream_version,
     tracked,
     verify_rows,
@@ -217,7 +217,7 @@ class PostgresEventStore(SQLReads):
             elif status == "repeat":  # committed and immutable: read after the fact
                 try:
                     with self._connection() as conn:
-                        request.earlier = raw_stream(conn, _Q, request.stream_id, a, b)
+                        request.earlier = stream_rows(conn, _Q, request.stream_id, a, b)
                 except StoreError as exc:
                     request.error = exc
             elif status == "conflict":

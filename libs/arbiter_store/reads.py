@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from typing import Any, ClassVar, Final, Protocol
 
-from .base import RAW_COLUMNS, StoreBase
+from .base import EVENT_COLUMNS, RAW_COLUMNS, EventRow, StoreBase
 from .integrity import RawEvent, VerifyInput
 from .model import Anchor, Snapshot, check_stream_id
 
@@ -35,9 +35,9 @@ class Queries:
     """Every read query, with ``p`` as the placeholder."""
 
     def __init__(self, p: str) -> None:
-        self.stream = (f"SELECT {RAW_COLUMNS} FROM events WHERE stream_id = {p} "
+        self.stream = (f"SELECT {EVENT_COLUMNS} FROM events WHERE stream_id = {p} "
                        f"AND version BETWEEN {p} AND {p} ORDER BY version")
-        self.all = (f"SELECT {RAW_COLUMNS} FROM events WHERE position >= {p} "
+        self.all = (f"SELECT {EVENT_COLUMNS} FROM events WHERE position >= {p} "
                     f"ORDER BY position LIMIT {p}")
         self.version = f"SELECT version FROM streams WHERE stream_id = {p}"
         self.tracked = f"SELECT position FROM tracking WHERE consumer = {p}"
@@ -50,9 +50,9 @@ class Queries:
         self.where_stream = f" WHERE stream_id = {p}"
 
 
-def raw_stream(conn: Executor, q: Queries, stream_id: str, first: int,
-               last: int) -> list[RawEvent]:
-    return [RawEvent(*row) for row in conn.execute(q.stream, (stream_id, first, last)).fetchall()]
+def stream_rows(conn: Executor, q: Queries, stream_id: str, first: int,
+                last: int) -> list[EventRow]:
+    return conn.execute(q.stream, (stream_id, first, last)).fetchall()
 
 
 def stream_version(conn: Executor, q: Queries, stream_id: str) -> int:
@@ -93,11 +93,11 @@ class SQLReads(StoreBase):
     def _reader(self) -> AbstractContextManager[Executor]:
         """A connection for reads (errors translated to StoreError)."""
 
-    def _read_stream_raw(self, stream_id: str, from_version: int,
-                         to_version: int | None) -> list[RawEvent]:
+    def _read_stream_rows(self, stream_id: str, from_version: int,
+                          to_version: int | None) -> list[EventRow]:
         upper = MAX_INT64 if to_version is None else min(to_version, MAX_INT64)
         with self._reader() as conn:
-            return raw_stream(conn, self._q, stream_id, min(from_version, MAX_INT64), upper)
+            return stream_rows(conn, self._q, stream_id, min(from_version, MAX_INT64), upper)
 
     def read_bodies(self, stream_id: str, from_version: int = 1,
                     to_version: int | None = None) -> list[tuple[str, int, bytes, str | None]]:
@@ -108,11 +108,10 @@ class SQLReads(StoreBase):
             return conn.execute(self._q.bodies,
                                 (stream_id, min(from_version, MAX_INT64), upper)).fetchall()
 
-    def _read_all_raw(self, from_position: int, limit: int | None) -> list[RawEvent]:
+    def _read_all_rows(self, from_position: int, limit: int | None) -> list[EventRow]:
         with self._reader() as conn:
-            rows = conn.execute(self._q.all, (min(from_position, MAX_INT64),
+            return conn.execute(self._q.all, (min(from_position, MAX_INT64),
                                               MAX_INT64 if limit is None else limit)).fetchall()
-        return [RawEvent(*row) for row in rows]
 
     def stream_version(self, stream_id: str) -> int:
         check_stream_id(stream_id)

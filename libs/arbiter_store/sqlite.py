@@ -31,10 +31,10 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any, Final, Literal
 
-from .base import RAW_COLUMNS
+from .base import RAW_COLUMNS, EventRow
 from .combiner import AppendRequest, failed
 from .errors import AlreadyProcessed, ConcurrencyConflict, CorruptStore, InvalidSnapshot, StoreError
-from .integrity import GENESIS_HASH, RawEvent, VerifyInput, link
+from .integrity import GENESIS_HASH, VerifyInput, link
 from .migrations import apply_sqlite_migrations, latest_version
 from .model import Anchor, Snapshot, Tracking
 from .reads import (
@@ -43,7 +43,7 @@ from .reads import (
     Executor,
     Queries,
     SQLReads,
-    raw_stream,
+    stream_rows,
     stream_version,
     verify_rows,
 )
@@ -180,7 +180,7 @@ class SQLiteEventStore(SQLReads):
 
     def _append_group(self, group: list[AppendRequest]) -> None:
         alone = len(group) == 1
-        outcomes: list[tuple[int | None, list[RawEvent] | None, Exception | None]] = []
+        outcomes: list[tuple[int | None, list[EventRow] | None, Exception | None]] = []
         try:
             with self._write() as conn:
                 for request in group:
@@ -223,7 +223,7 @@ class SQLiteEventStore(SQLReads):
         return exc if isinstance(exc, Exception) else failed(exc)
 
     def _insert(self, conn: sqlite3.Connection, request: AppendRequest
-                ) -> tuple[int | None, list[RawEvent] | None]:
+                ) -> tuple[int | None, list[EventRow] | None]:
         """(base position, None) after writing; (None, earlier rows) for a repeat."""
         stream_id, expected_version = request.stream_id, request.expected_version
         head = conn.execute(
@@ -236,7 +236,7 @@ class SQLiteEventStore(SQLReads):
                 "WHERE stream_id = ? AND command_id = ?",
                 (stream_id, request.command_id)).fetchone()
             if earlier is not None:
-                return None, raw_stream(conn, _Q, stream_id, earlier[0], earlier[1])
+                return None, stream_rows(conn, _Q, stream_id, earlier[0], earlier[1])
         if request.tracking is not None:
             _track(conn, request.tracking)
         if actual != expected_version:

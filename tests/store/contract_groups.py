@@ -60,7 +60,7 @@ class GroupContract(ContractBase):
 
         assert (new.base, pair.base) == (3, 4)  # in member order, after positions 1-3
         assert isinstance(stale.error, ConcurrencyConflict) and stale.error.actual == 1
-        assert repeat.earlier is not None and [r.position for r in repeat.earlier] == [2]
+        assert repeat.earlier is not None and [row[2] for row in repeat.earlier] == [2]
         assert isinstance(seen.error, AlreadyProcessed) and seen.error.recorded == 5
         assert isinstance(unborn.error, ConcurrencyConflict) and unborn.error.actual == 0
         events = store.read_all()
