@@ -183,7 +183,7 @@ class StoreBase(EventStore):
                           f"(position {base + offset})")
             stored.append(StoredEvent(stream_id, expected_version + offset, base + offset,
                                       event.type, schema_version, payload, event.rule,
-                                      decode(event.metadata)))
+                                      {} if event.metadata == b"{}" else decode(event.metadata)))
         return stored
 
     def _appended(self) -> None:
