@@ -9,10 +9,18 @@ Concurrency: every write runs in ``BEGIN IMMEDIATE``, which takes SQLite's singl
 write lock before reading the stream version and the last position.  Writers on
 other connections or in other processes therefore queue (up to ``busy_timeout``
 seconds), each sees the previous writer's commit, and positions are assigned
-explicitly as ``max(position) + 1 ...`` - gapless and in commit order.  Encoding
-happens before the lock.  The ``UNIQUE(stream_id, version)`` constraint is a
-backstop for the version check.  The database runs in WAL mode, so readers never
-block the writer or each other.
+explicitly as ``max(position) + 1 ...`` - gapless and in commit order.  Store objects
+of one process on one file first queue on a shared Python lock (SQLite's busy handler
+sleeps between retries).  Encoding and the position-independent hash input happen
+before the lock.  The ``UNIQUE(stream_id, version)`` constraint is a backstop for the
+version check.  The database runs in WAL mode, so readers never block the writer or
+each other.
+
+Appends from several threads through one store object are grouped
+(:mod:`arbiter_store.combiner`): one ``BEGIN IMMEDIATE`` transaction, one fsync, each
+append in its own ``SAVEPOINT`` so that one that fails (a conflict, a repeated command,
+an already-processed tracking position) is undone alone.  Events are inserted with
+multi-row ``INSERT`` statements.
 
 One store object holds one connection, guarded by a lock, so it may be shared by
 the threads of a process.  ``":memory:"`` gives a private, non-persistent store.
@@ -25,8 +33,6 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-import time
-import weakref
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any, Final, Literal
@@ -47,6 +53,7 @@ from .reads import (
     stream_version,
     verify_rows,
 )
+from .sqlite_files import REGISTRY_LOCK, enable_wal, file_write_lock, local_waiters
 from .subscription import EventWaiter, Waiter
 from .upcasting import Upcasters
 
@@ -57,8 +64,6 @@ APPLICATION_ID: Final = 0x41524253
 #: Layout version this code writes, stored in ``PRAGMA user_version``.
 SCHEMA_VERSION: Final = latest_version("sqlite")
 
-_SQLITE_BUSY: Final = 5
-_SQLITE_LOCKED: Final = 6
 _SQLITE_CORRUPT: Final = 11
 _SQLITE_NOTADB: Final = 26
 
@@ -97,8 +102,8 @@ class SQLiteEventStore(SQLReads):
         self._path = os.fspath(path)
         self._busy_timeout = busy_timeout
         self._lock = threading.RLock()
-        self._waiters = _local_waiters(self._path)
-        self._write_lock = _file_write_lock(self._path)
+        self._waiters = local_waiters(self._path)
+        self._write_lock = file_write_lock(self._path)
         try:
             conn = sqlite3.connect(
                 self._path, timeout=busy_timeout, isolation_level=None, check_same_thread=False
@@ -123,7 +128,7 @@ class SQLiteEventStore(SQLReads):
 
     def _initialise(self, conn: sqlite3.Connection, synchronous: str) -> tuple[int, ...]:
         try:
-            _enable_wal(conn, self._busy_timeout)
+            enable_wal(conn, self._busy_timeout)
             conn.execute(f"PRAGMA synchronous={synchronous}")
             conn.execute("BEGIN IMMEDIATE")
             try:
@@ -263,7 +268,7 @@ class SQLiteEventStore(SQLReads):
         return base, None
 
     def _appended(self) -> None:
-        with _WAITERS_LOCK:
+        with REGISTRY_LOCK:
             waiters = list(self._waiters)
         for waiter in waiters:
             waiter.wake()
@@ -303,7 +308,7 @@ class SQLiteEventStore(SQLReads):
     def _new_waiter(self) -> Waiter:
         with self._connection():
             waiter = EventWaiter()
-            with _WAITERS_LOCK:
+            with REGISTRY_LOCK:
                 self._waiters.add(waiter)
         return waiter
 
@@ -312,65 +317,6 @@ class SQLiteEventStore(SQLReads):
             conn, self._conn = self._conn, None
             if conn is not None:
                 conn.close()
-
-
-def _enable_wal(conn: sqlite3.Connection, timeout: float) -> None:
-    """Switch to WAL, retrying while another connection holds a lock.
-
-    Changing the journal mode needs an exclusive lock, and SQLite reports a busy
-    database immediately (without the busy handler) when several processes open a
-    fresh file at once, so the retry is done here, bounded by ``timeout``.
-    """
-    deadline = time.monotonic() + timeout
-    delay = 0.001
-    while True:
-        try:
-            conn.execute("PRAGMA journal_mode=WAL").fetchone()
-            return
-        except sqlite3.OperationalError as exc:
-            code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
-            if code not in (_SQLITE_BUSY, _SQLITE_LOCKED) or time.monotonic() >= deadline:
-                raise
-        time.sleep(delay)
-        delay = min(delay * 2, 0.05)
-
-
-_WAITERS_LOCK: Final = threading.Lock()
-_WAITERS_BY_FILE: dict[str, weakref.WeakSet[EventWaiter]] = {}
-
-
-def _local_waiters(path: str) -> weakref.WeakSet[EventWaiter]:
-    """The waiters to wake after an append: shared by every store object of this
-    process on the same file (other processes are heard by polling)."""
-    if path in ("", ":memory:") or path.startswith("file:"):
-        return weakref.WeakSet()
-    with _WAITERS_LOCK:
-        return _WAITERS_BY_FILE.setdefault(os.path.realpath(path), weakref.WeakSet())
-
-
-class _WriteLock:
-    """A lock that weak references can point to (``threading.Lock`` cannot)."""
-
-    __slots__ = ("__weakref__", "acquire", "release")
-
-    def __init__(self) -> None:
-        lock = threading.Lock()
-        self.acquire, self.release = lock.acquire, lock.release
-
-
-_WRITE_LOCKS: weakref.WeakValueDictionary[str, _WriteLock] = weakref.WeakValueDictionary()
-
-
-def _file_write_lock(path: str) -> _WriteLock:
-    """The writers' lock of every store object of this process on the same file."""
-    if path in ("", ":memory:") or path.startswith("file:"):
-        return _WriteLock()
-    with _WAITERS_LOCK:
-        key = os.path.realpath(path)
-        lock = _WRITE_LOCKS.get(key)
-        if lock is None:
-            lock = _WRITE_LOCKS[key] = _WriteLock()
-        return lock
 
 
 def _insert_rows(conn: sqlite3.Connection, values: list[Any]) -> None:
