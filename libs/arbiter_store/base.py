@@ -24,6 +24,7 @@ from .integrity import (
     verify_chains,
 )
 from .model import (
+    STORED_EVENT_SETTERS,
     Anchor,
     EventStore,
     NewEvent,
@@ -56,7 +57,8 @@ def encode_events(events: Sequence[NewEvent]) -> list[EncodedEvent]:
     encode = ENCODER.encode
     try:
         return [EncodedEvent(event.type, event.schema_version, encode(event.payload),
-                             event.rule, encode(event.metadata)) for event in events]
+                             event.rule, encode(event.metadata) if event.metadata else b"{}")
+                for event in events]
     except (TypeError, msgspec.EncodeError, OverflowError):
         pass
     for event in events:  # say which one (encode_object raises the TypeError)
@@ -173,17 +175,29 @@ class StoreBase(EventStore):
         """What :meth:`append` returns for a new batch, decoded from the bytes it stored
         (what a later read returns) without reading them back."""
         decode, upcasters = _decoder.decode, self._upcasters
+        new, (s_stream, s_version, s_position, s_type, s_schema, s_payload, s_rule,
+              s_metadata) = object.__new__, STORED_EVENT_SETTERS
         stored: list[StoredEvent] = []
-        for offset, event in enumerate(events, start=1):
-            payload, schema_version = decode(event.payload), event.schema_version
-            if upcasters is not None and (event.type, schema_version) in upcasters:
-                schema_version, payload = upcasters.upcast(
-                    event.type, schema_version, payload,
-                    where=f"event {stream_id!r}@{expected_version + offset} "
-                          f"(position {base + offset})")
-            stored.append(StoredEvent(stream_id, expected_version + offset, base + offset,
-                                      event.type, schema_version, payload, event.rule,
-                                      {} if event.metadata == b"{}" else decode(event.metadata)))
+        append = stored.append
+        version, position = expected_version, base
+        for type_, schema_version, payload, rule, metadata in events:
+            version += 1
+            position += 1
+            data = decode(payload)
+            if upcasters is not None and (type_, schema_version) in upcasters:
+                schema_version, data = upcasters.upcast(
+                    type_, schema_version, data,
+                    where=f"event {stream_id!r}@{version} (position {position})")
+            event = new(StoredEvent)
+            s_stream(event, stream_id)
+            s_version(event, version)
+            s_position(event, position)
+            s_type(event, type_)
+            s_schema(event, schema_version)
+            s_payload(event, data)
+            s_rule(event, rule)
+            s_metadata(event, {} if metadata == b"{}" else decode(metadata))
+            append(event)
         return stored
 
     def _appended(self) -> None:
@@ -295,6 +309,8 @@ class StoreBase(EventStore):
     def _decode_rows(self, rows: Sequence[EventRow]) -> list[StoredEvent]:
         """Stored events from rows of :data:`EVENT_COLUMNS` (decoded, upcast)."""
         decode, upcasters = _decoder.decode, self._upcasters
+        new, (s_stream, s_version, s_position, s_type, s_schema, s_payload, s_rule,
+              s_metadata) = object.__new__, STORED_EVENT_SETTERS
         events: list[StoredEvent] = []
         append = events.append
         try:
@@ -305,8 +321,16 @@ class StoreBase(EventStore):
                     schema_version, data = upcasters.upcast(
                         type_, schema_version, data,
                         where=f"event {stream_id!r}@{version} (position {position})")
-                append(StoredEvent(stream_id, version, position, type_, schema_version, data,
-                                   rule, {} if metadata == b"{}" else decode(metadata)))
+                event = new(StoredEvent)
+                s_stream(event, stream_id)
+                s_version(event, version)
+                s_position(event, position)
+                s_type(event, type_)
+                s_schema(event, schema_version)
+                s_payload(event, data)
+                s_rule(event, rule)
+                s_metadata(event, {} if metadata == b"{}" else decode(metadata))
+                append(event)
         except (msgspec.DecodeError, msgspec.ValidationError):
             for row in rows[len(events):]:  # name the damaged row (raises CorruptStore)
                 where = f"event {row[0]!r}@{row[1]} (position {row[2]})"

@@ -33,7 +33,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .errors import StoreError
 from .model import Anchor, ChainBreak, VerifyReport
@@ -141,7 +141,7 @@ class HashParts(NamedTuple):
 def hash_parts(stream_id: str, expected_version: int,
                events: Sequence[EncodedEvent]) -> HashParts:
     """The position-independent hash input of a batch appended at ``expected_version``."""
-    head = _EVENT_DOMAIN + _frame(b"s", stream_id.encode())
+    head = _EVENT_DOMAIN + _frame(b"s", stream_id.encode()) + b"i"
     pre: list[bytes] = []
     mid: list[bytes] = []
     end: list[bytes] = []
@@ -150,21 +150,20 @@ def hash_parts(stream_id: str, expected_version: int,
         kinds.clear()
         rules.clear()
     version = expected_version
-    for event in events:
+    for type_, schema_version, payload, rule, metadata in events:
         version += 1
-        digits = str(version).encode()
-        pre.append(head + b"i" + len(digits).to_bytes(8, "big") + digits)
-        kind = kinds.get((event.type, event.schema_version))
+        digits = b"%d" % version
+        pre.append(head + len(digits).to_bytes(8, "big") + digits)
+        kind = kinds.get((type_, schema_version))
         if kind is None:
-            kind = kinds[event.type, event.schema_version] = b"".join((
-                _frame(b"s", event.type.encode()),
-                _frame(b"i", str(event.schema_version).encode()), b"b"))
-        mid.append(kind + len(event.payload).to_bytes(8, "big"))
-        rule = rules.get(event.rule)
-        if rule is None:
-            rule = rules[event.rule] = b"".join((
-                _NO_RULE if event.rule is None else _frame(b"s", event.rule.encode()), b"b"))
-        end.append(rule + len(event.metadata).to_bytes(8, "big"))
+            kind = kinds[type_, schema_version] = b"".join((
+                _frame(b"s", type_.encode()), _frame(b"i", str(schema_version).encode()), b"b"))
+        mid.append(kind + len(payload).to_bytes(8, "big"))
+        frame = rules.get(rule)
+        if frame is None:
+            frame = rules[rule] = b"".join((
+                _NO_RULE if rule is None else _frame(b"s", rule.encode()), b"b"))
+        end.append(frame + len(metadata).to_bytes(8, "big"))
     return HashParts(pre, mid, end)
 
 
@@ -172,20 +171,24 @@ def hash_parts(stream_id: str, expected_version: int,
 _KIND_FRAMES: dict[tuple[str, int], bytes] = {}
 _RULE_FRAMES: dict[str | None, bytes] = {}
 _CACHE_LIMIT = 10_000
+#: The tag and 8-byte big-endian length of a position's frame, by its digit count
+#: (positions are int64: at most 19 digits).
+_POSITION_TAGS: Final = tuple(b"i" + n.to_bytes(8, "big") for n in range(21))
 
 
 def link(prev_hash: str, base_position: int, parts: HashParts,
          events: Sequence[EncodedEvent]) -> list[str]:
     """The chained hashes of a batch whose first event gets ``base_position + 1``."""
     hashes: list[str] = []
-    sha256, join = hashlib.sha256, b"".join
-    for i, (pre, mid, end, event) in enumerate(zip(parts.pre, parts.mid, parts.end, events,
-                                                   strict=True), start=1):
-        position = str(base_position + i).encode()
-        prev_hash = sha256(join((prev_hash.encode("ascii"), pre, b"i",
-                                 len(position).to_bytes(8, "big"), position, mid,
-                                 event.payload, end, event.metadata))).hexdigest()
-        hashes.append(prev_hash)
+    append, sha256, join, tags = hashes.append, hashlib.sha256, b"".join, _POSITION_TAGS
+    prev, position = prev_hash.encode("ascii"), base_position
+    for pre, mid, end, event in zip(parts.pre, parts.mid, parts.end, events, strict=True):
+        position += 1
+        digits = b"%d" % position
+        digest = sha256(join((prev, pre, tags[len(digits)], digits, mid, event[2], end,
+                              event[4]))).hexdigest()
+        append(digest)
+        prev = digest.encode("ascii")
     return hashes
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
 
@@ -86,6 +86,14 @@ class StoredEvent:
     payload: dict[str, Any]
     rule: str | None
     metadata: dict[str, Any]
+
+
+#: The slot setters of :class:`StoredEvent`, in field order.  The store builds its
+#: records with ``object.__new__`` and these (about half the cost of the frozen
+#: dataclass's ``__init__``, which calls ``object.__setattr__`` per field); the result
+#: is an ordinary, equal, immutable instance.
+STORED_EVENT_SETTERS: tuple[Any, ...] = tuple(
+    StoredEvent.__dict__[f.name].__set__ for f in fields(StoredEvent))
 
 
 @dataclass(frozen=True, slots=True)
