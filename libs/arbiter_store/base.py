@@ -54,10 +54,11 @@ EventRow = Sequence[Any]
 
 def encode_events(events: Sequence[NewEvent]) -> list[EncodedEvent]:
     """Encode a batch (outside any lock): an unencodable event raises ``TypeError``."""
-    encode = ENCODER.encode
+    encode, new = ENCODER.encode, tuple.__new__  # skips NamedTuple's Python __new__
     try:
-        return [EncodedEvent(event.type, event.schema_version, encode(event.payload),
-                             event.rule, encode(event.metadata) if event.metadata else b"{}")
+        return [new(EncodedEvent, (event.type, event.schema_version, encode(event.payload),
+                                   event.rule,
+                                   encode(event.metadata) if event.metadata else b"{}"))
                 for event in events]
     except (TypeError, msgspec.EncodeError, OverflowError):
         pass

@@ -73,6 +73,9 @@ _CHUNKS: Final = (64, 16, 4, 1)
 _INSERTS: Final = {size: f"INSERT INTO events ({RAW_COLUMNS}) VALUES "
                          + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?)"] * size) for size in _CHUNKS}
 _Q: Final = Queries("?")
+#: The stream's (version, head hash), NULLs for a new stream, and the last position.
+_HEAD: Final = ("SELECT s.version, s.head_hash, (SELECT COALESCE(MAX(position), 0) FROM events) "
+                "FROM (SELECT ? AS id) AS k LEFT JOIN streams AS s ON s.stream_id = k.id")
 
 
 class SQLiteEventStore(SQLReads):
@@ -231,10 +234,8 @@ class SQLiteEventStore(SQLReads):
                 ) -> tuple[int | None, list[EventRow] | None]:
         """(base position, None) after writing; (None, earlier rows) for a repeat."""
         stream_id, expected_version = request.stream_id, request.expected_version
-        head = conn.execute(
-            "SELECT version, head_hash FROM streams WHERE stream_id = ?", (stream_id,)
-        ).fetchone()
-        actual, prev_hash = (0, GENESIS_HASH) if head is None else (int(head[0]), head[1])
+        head = conn.execute(_HEAD, (stream_id,)).fetchone()  # always one row
+        actual, prev_hash = (0, GENESIS_HASH) if head[0] is None else (int(head[0]), head[1])
         if request.command_id is not None:
             earlier = conn.execute(
                 "SELECT first_version, last_version FROM commands "
@@ -246,7 +247,7 @@ class SQLiteEventStore(SQLReads):
             _track(conn, request.tracking)
         if actual != expected_version:
             raise ConcurrencyConflict(stream_id, expected_version, actual)
-        base = conn.execute("SELECT COALESCE(MAX(position), 0) FROM events").fetchone()[0]
+        base = head[2]
         events = request.events
         hashes = link(prev_hash, base, request.parts, events)
         values: list[Any] = []
@@ -255,7 +256,7 @@ class SQLiteEventStore(SQLReads):
                        event.schema_version, event.payload, event.rule, event.metadata, digest)
         _insert_rows(conn, values)
         version = expected_version + len(events)
-        if head is None:
+        if head[0] is None:
             conn.execute("INSERT INTO streams (stream_id, version, first_position, head_hash) "
                          "VALUES (?, ?, ?, ?)", (stream_id, version, base + 1, hashes[-1]))
         else:
