@@ -11,6 +11,8 @@ control moved and by which rule.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from arbiter_core import events as ev
 from arbiter_core.cards.model import GainControl, StaticAbility
 from arbiter_core.layers import definition
@@ -57,17 +59,21 @@ def _claimed(s: GameState, auras: dict[int, list[Obj]]) -> set[int]:
     return {i for f in s.effects if f.kind == "control" for i in f.affected} | set(auras)
 
 
-def _settled(s: GameState, o: Obj, claimed: set[int]) -> bool:
-    """Nothing changes control of this permanent: no control effect applies to it and it
-    is with its default controller, who is still in the game."""
-    default = o.default_controller or o.owner
-    return o.id not in claimed and o.controller == default and not s.players[default].left
+def _unsettled(s: GameState, claimed: set[int]) -> Iterator[Obj]:
+    """The permanents whose control may change, in battlefield order: a control effect
+    applies to it, or it isn't with its default controller, or that player has left.
+    Each is looked up when reached, so a caller may change the state in between."""
+    for oid in list(s.battlefield):
+        o = s.objects.get(oid)
+        if o is None:
+            continue
+        default = o.default_controller or o.owner
+        if oid in claimed or o.controller != default or s.players[default].left:
+            yield o
 
 
 def _all_settled(s: GameState) -> bool:
-    claimed = _claimed(s, _control_auras(s))
-    return all(o is None or _settled(s, o, claimed)
-               for o in map(s.objects.get, s.battlefield))
+    return next(_unsettled(s, _claimed(s, _control_auras(s))), None) is None
 
 
 def _inputs(s: GameState) -> tuple[object, ...]:
@@ -88,13 +94,8 @@ def refresh(t: Txn, ended: tuple[Effect, ...] = ()) -> None:
     if _nothing_to_do(s):
         return
     auras = _control_auras(s)
-    claimed = _claimed(s, auras)
-    for oid in list(s.battlefield):
-        o = s.objects.get(oid)
-        if o is None:
-            continue
-        if _settled(s, o, claimed):
-            continue  # nothing changes control of this permanent
+    for o in _unsettled(s, _claimed(s, auras)):
+        oid = o.id
         want = controller(s, o, auras)
         if s.players[want].left:
             t.emit(ev.ObjectMoved(obj=oid, new_id=t.new_id(), to_zone="exile",

@@ -137,6 +137,7 @@ _CACHE_MAX = 200_000  # entries per cache; each holds its record, so its id stay
 
 
 _FROZEN: dict[type, bool] = {}
+_PLAIN = frozenset({int, str})
 
 
 def _frozen_record_type(cls: type) -> bool:
@@ -207,7 +208,7 @@ def _text(value: Any) -> str:
     if isinstance(value, frozenset | set):
         return "<" + ",".join(sorted([_text(v) for v in value])) + ">"
     if isinstance(value, list):
-        if all(type(v) is int for v in value):
+        if set(map(type, value)) <= _PLAIN:  # ids and names: their repr is their text
             return "[" + ",".join(map(repr, value)) + "]"
         return "[" + ",".join([_text(v) for v in value]) + "]"
     return repr(value)

@@ -30,10 +30,24 @@ def compute(s: GameState) -> dict[str, frozenset[str]]:
     return out
 
 
+def near(s: GameState, viewer: str) -> frozenset[str] | None:
+    """The players within `viewer`'s range of influence (801.2c), or None when the range
+    is not limited: everyone is within it."""
+    return s.influence.get(viewer)
+
+
 def player_in_range(s: GameState, viewer: str, player: str) -> bool:
     """CR 801.2: `player` is within `viewer`'s range of influence."""
-    near = s.influence.get(viewer)
-    return near is None or player in near
+    within = near(s, viewer)
+    return within is None or player in within
+
+
+def with_any_in_range(s: GameState, viewers: list[str], players: set[str]) -> list[str]:
+    """The viewers (in their order) within whose range of influence any of `players` is
+    (801.2)."""
+    ranges = s.influence
+    return [v for v in viewers if (within := ranges.get(v)) is None
+            or not within.isdisjoint(players)]
 
 
 def object_in_range(s: GameState, viewer: str, o: Obj) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 
-from arbiter_core.cards import get_card
+from arbiter_core.cards import POOL, card_names, get_card
 from arbiter_core.cards.model import (
     AllCreaturesHaveKeyword,
     CantAttackOrBlock,
@@ -22,7 +22,7 @@ from arbiter_core.cards.model import (
     TokenSpec,
 )
 from arbiter_core.information import chosen_hand_modifier
-from arbiter_core.state import GameState, Obj
+from arbiter_core.state import Effect, GameState, Obj
 
 
 @functools.cache
@@ -32,21 +32,40 @@ def _token_definition(t: TokenSpec) -> CardDefinition:
                           subtypes=t.subtypes, power=t.power, toughness=t.toughness)
 
 
+_TOKEN_DEFINITIONS: dict[int, tuple[TokenSpec, CardDefinition]] = {}  # by id of the spec
+
+
 def definition(o: Obj) -> CardDefinition:
     """The card's characteristics: printed, or a token's (CR 111.4), with a permanent
-    "becomes a creature" effect applied (layers 4, 6, 7b; Lurking Evil)."""
-    if o.token is not None:
-        return _token_definition(o.token)
-    d = get_card(o.name)
+    "becomes a creature" effect applied (layers 4, 6, 7b; Lurking Evil). Asked for every
+    permanent at every SBA check: a token's is kept by the identity of its (frozen)
+    spec, which hashes slowly."""
+    token = o.token
+    if token is not None:
+        hit = _TOKEN_DEFINITIONS.get(id(token))
+        if hit is not None and hit[0] is token:
+            return hit[1]
+        d = _token_definition(token)
+        if len(_TOKEN_DEFINITIONS) >= 10_000:
+            _TOKEN_DEFINITIONS.clear()
+        _TOKEN_DEFINITIONS[id(token)] = (token, d)
+        return d
     if o.became is not None:
-        power, toughness, subtypes, kws = o.became
-        return d.model_copy(update={
-            "types": (*d.types, "Creature") if "Creature" not in d.types else d.types,
-            "subtypes": (*d.subtypes, *subtypes), "power": power, "toughness": toughness,
-            "abilities": (*d.abilities,
-                          *(KeywordAbility(keyword=k) for k in kws)),
-        })
-    return d
+        return _became(o.name, o.became)
+    printed = POOL.get(o.name)
+    return printed if printed is not None else get_card(o.name)  # UnknownCard
+
+
+@functools.cache
+def _became(name: str, became: tuple[int, int, tuple[str, ...], tuple[str, ...]]
+            ) -> CardDefinition:
+    d = get_card(name)
+    power, toughness, subtypes, kws = became
+    return d.model_copy(update={
+        "types": (*d.types, "Creature") if "Creature" not in d.types else d.types,
+        "subtypes": (*d.subtypes, *subtypes), "power": power, "toughness": toughness,
+        "abilities": (*d.abilities, *(KeywordAbility(keyword=k) for k in kws)),
+    })
 
 
 def is_type(o: Obj, card_type: str) -> bool:
@@ -93,13 +112,18 @@ def _card_grants(name: str) -> tuple[str, ...]:
                  for eff in ab.effects if isinstance(eff, AllCreaturesHaveKeyword))
 
 
+@functools.cache
+def _granting_cards() -> frozenset[str]:
+    return frozenset(name for name in card_names() if _card_grants(name))
+
+
 def _granted_to_all_creatures(s: GameState, o: Obj) -> list[str]:
     """Layer 6 grants to all creatures, each only within its source's controller's range
     of influence (801.10)."""
     out: list[str] = []
-    for oid in s.battlefield:
-        src = s.objects[oid]
-        if src.token is None and _card_grants(src.name):
+    granting = _granting_cards()
+    for src in map(s.objects.__getitem__, s.battlefield):
+        if src.token is None and src.name in granting:
             near = s.influence.get(src.controller)
             if near is None or o.controller in near:
                 out += _card_grants(src.name)
@@ -138,15 +162,16 @@ def _applies(src: Obj, subject: str, o: Obj) -> bool:
     return False
 
 
-def _reach(src: Obj, subject: str) -> tuple[str, object] | None:
+def _reach(src: Obj, subject: str) -> int | str | None:
     """What an effect can apply to, as an index key that `Statics.affecting` looks up for
-    an object; None: anything (`_applies` decides). Must agree with `_applies`."""
+    an object: its id, or its controller's name; None: anything (`_applies` decides).
+    Must agree with `_applies`."""
     if subject in ("enchanted", "equipped"):
-        return ("object", src.attached_to)
+        return -1 if src.attached_to is None else src.attached_to  # -1: no object's id
     if subject == "creatures_you_control":
-        return ("controller", src.controller)
+        return src.controller
     if subject == "self":
-        return ("object", src.id)
+        return src.id
     return None
 
 
@@ -155,30 +180,39 @@ class Statics:
     against one state (an SBA check looks at every creature's toughness)."""
 
     def __init__(self, s: GameState) -> None:
-        self._by: dict[tuple[str, object], list[tuple[int, Obj, StaticEffect]]] = {}
+        self._by: dict[int | str, list[tuple[int, Obj, StaticEffect]]] = {}
         self._anywhere: list[tuple[int, Obj, StaticEffect]] = []
         for i, (src, eff) in enumerate(statics(s)):
             key = _reach(src, eff.subject)
             bucket = self._anywhere if key is None else self._by.setdefault(key, [])
             bucket.append((i, src, eff))
+        self._resolved: dict[int, list[Effect]] = {}  # resolved effects, by affected object
+        for f in s.effects:
+            for oid in dict.fromkeys(f.affected):
+                self._resolved.setdefault(oid, []).append(f)
 
     def affecting(self, o: Obj) -> list[tuple[Obj, StaticEffect]]:
         """The effects that may apply to `o`, in the timestamp order of `statics`."""
         by = self._by
-        found = [*by.get(("object", o.id), ()), *by.get(("controller", o.controller), ()),
-                 *self._anywhere]
+        found = [*by.get(o.id, ()), *by.get(o.controller, ()), *self._anywhere]
         if not found:
             return []
         found.sort(key=lambda entry: entry[0])
         return [(src, eff) for _, src, eff in found]
 
+    def resolved(self, o: Obj) -> list[Effect]:
+        """The resolved effects (`GameState.effects`) that name `o`, in their order."""
+        return self._resolved.get(o.id, [])
 
-def power_toughness(s: GameState, o: Obj, effects: Statics | None = None) -> tuple[int, int]:
-    """Power and toughness after layer 7 (CR 613.4). `effects` (`Statics(s)`) may be passed
-    when many objects are measured against one state. The SBA check (sba.py) reuses its
-    result while nothing but a marker's priority, step or combat changes: an effect that
-    depends on those must say so there."""
-    d = definition(o)
+
+def power_toughness(s: GameState, o: Obj, effects: Statics | None = None,
+                    d: CardDefinition | None = None) -> tuple[int, int]:
+    """Power and toughness after layer 7 (CR 613.4). `effects` (`Statics(s)`) and the
+    object's `definition` may be passed when many objects are measured against one
+    state. The SBA check (sba.py) reuses its result while nothing but a marker's
+    priority, step or combat changes: an effect that depends on those must say so there."""
+    if d is None:
+        d = definition(o)
     power, toughness = d.power or 0, d.toughness or 0
     if o.zone != "battlefield":
         return power, toughness
@@ -188,10 +222,12 @@ def power_toughness(s: GameState, o: Obj, effects: Statics | None = None) -> tup
             toughness += eff.toughness
     chosen_p, chosen_t = chosen_hand_modifier(s, o)  # Nyxathid, with 800.4i
     power, toughness = power + chosen_p, toughness + chosen_t
-    for f in s.effects:
+    for f in s.effects if effects is None else effects.resolved(o):
         if f.kind == "pt" and o.id in f.affected:
             power += f.power
             toughness += f.toughness
+    if not o.counters:
+        return power, toughness
     net = o.counter("+1/+1") - o.counter("-1/-1")
     return power + net, toughness + net
 

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from operator import attrgetter
 from typing import Any, Generic, TypeVar
 
-from arbiter_core.state import GameState, Marker
+from arbiter_core.state import GameState, Marker, Obj
 
 R = TypeVar("R")
 
@@ -103,3 +103,19 @@ class KeyedMemo(Generic[R]):
         result = self._query(s)
         self._last = (key, result)
         return result
+
+
+def _battlefield(s: GameState) -> tuple[Obj, ...]:
+    return tuple(map(s.objects.__getitem__, s.battlefield))
+
+
+def _by_controller(s: GameState) -> dict[str, tuple[Obj, ...]]:
+    groups: dict[str, list[Obj]] = {}
+    for o in _battlefield(s):
+        groups.setdefault(o.controller, []).append(o)
+    return {c: tuple(objs) for c, objs in groups.items()}
+
+
+#: Each controller's permanents in battlefield order (`GameState.permanents`): asked for
+#: by every legal-actions query, over a battlefield that rarely changed since the last.
+permanents_by_controller = KeyedMemo(_battlefield, _by_controller)

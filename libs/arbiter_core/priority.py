@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from arbiter_core import events as ev
 from arbiter_core.errors import InvalidCommand, RuleViolation
-from arbiter_core.influence import player_in_range
+from arbiter_core.influence import with_any_in_range
 from arbiter_core.state import Decision, GameState, Marker, Priority
 from arbiter_core.txn import Txn
 from arbiter_core.variants import team_representative, turn_order_from
@@ -20,8 +20,8 @@ def priority_players(s: GameState, m: Marker) -> list[str]:
     shared team turns teams have priority (805.5): one seat per team stands for it."""
     order = turn_order_from(s, m.holder)
     if s.grand_melee and order:
-        where, controllers = _stack_position(s, m)
-        return [p for p in order if _sees(s, where, controllers, p)]
+        where, controllers = _stack_position(s, m)  # 807.5a, as `sees_stack`
+        return with_any_in_range(s, order, {where, *controllers})
     if not s.shared_team_turns:
         return order
     return list(dict.fromkeys(team_representative(s, p) for p in order))
@@ -32,7 +32,7 @@ def sees_stack(s: GameState, m: Marker, player: str) -> bool:
     player's range of influence, or an object on that stack is controlled by a player
     within it."""
     where, controllers = _stack_position(s, m)
-    return _sees(s, where, controllers, player)
+    return bool(with_any_in_range(s, [player], {where, *controllers}))
 
 
 def _stack_position(s: GameState, m: Marker) -> tuple[str, list[str]]:
@@ -40,12 +40,6 @@ def _stack_position(s: GameState, m: Marker) -> tuple[str, list[str]]:
     it next) and who controls the objects on its stack (807.5a)."""
     where = m.holder if not s.players[m.holder].left else turn_order_from(s, m.holder)[0]
     return where, [s.stack_items[i].controller for i in m.stack]
-
-
-def _sees(s: GameState, where: str, controllers: list[str], player: str) -> bool:
-    if player_in_range(s, player, where):
-        return True
-    return bool(controllers) and any(player_in_range(s, player, c) for c in controllers)
 
 
 def holds_priority(s: GameState, m: Marker, player: str) -> bool:

@@ -16,7 +16,7 @@ from collections import defaultdict
 
 from arbiter_core import events as ev
 from arbiter_core import grand_melee, loops, outcome
-from arbiter_core.cards import get_card
+from arbiter_core.cards import card_names, get_card
 from arbiter_core.cards.model import (
     CantLose,
     CardDefinition,
@@ -63,11 +63,10 @@ def _object_actions(s: GameState, board: Board) -> list[tuple[str, int, str]]:
     one index of the static effects (`Statics`)."""
     out: list[tuple[str, int, str]] = []
     objects = s.objects
-    for (_, zone), ids in s.zones.items():
-        if zone == "library":
-            continue  # no card in the pool puts a permanent into a library
-        # a token can only have left the battlefield by moving zones
-        out += [("cease", oid, "704.5d") for oid in ids if objects[oid].token is not None]
+    # A token can only have left the battlefield by moving zones, and no card in the
+    # pool puts a permanent into a library.
+    out += [("cease", oid, "704.5d") for (_, zone), ids in s.zones.items()
+            if zone != "library" for oid in ids if objects[oid].token is not None]
     effects: Statics | None = None
     for o, d in board:
         oid = o.id
@@ -75,7 +74,7 @@ def _object_actions(s: GameState, board: Board) -> list[tuple[str, int, str]]:
         if creature:
             if effects is None:
                 effects = Statics(s)
-            toughness = power_toughness(s, o, effects)[1]
+            toughness = power_toughness(s, o, effects, d)[1]
             if toughness <= 0:
                 out.append(("graveyard", oid, "704.5f"))
             elif o.damage >= toughness:
@@ -199,8 +198,11 @@ def state_triggers(t: Txn, m: Marker) -> None:
     """CR 603.8: a state trigger triggers when its condition is true and not again
     while it is waiting or on the stack (Transcendence's "20 or more life")."""
     s = t.s
+    printed = _cards_with_life_triggers()
     for oid in s.battlefield:
         o = s.objects[oid]
+        if o.token is None and o.became is None and o.name not in printed:
+            continue
         for i in _life_triggers(o):
             if s.players[o.controller].life < 20:
                 continue
@@ -223,6 +225,11 @@ def _life_triggers(o: Obj) -> tuple[int, ...]:
 @functools.cache
 def _card_life_triggers(name: str) -> tuple[int, ...]:
     return _life_trigger_indexes(get_card(name))
+
+
+@functools.cache
+def _cards_with_life_triggers() -> frozenset[str]:
+    return frozenset(name for name in card_names() if _card_life_triggers(name))
 
 
 def _life_trigger_indexes(d: CardDefinition) -> tuple[int, ...]:

@@ -432,7 +432,8 @@ class GameState:
         return None
 
     def permanents(self, controller: str | None = None) -> list[Obj]:
-        objects = self.objects
         if controller is None:
-            return [objects[i] for i in self.battlefield]
-        return [o for i in self.battlefield if (o := objects[i]).controller == controller]
+            return [self.objects[i] for i in self.battlefield]
+        from arbiter_core.memo import permanents_by_controller  # memo imports this module
+
+        return list(permanents_by_controller(self).get(controller, ()))

@@ -10,7 +10,7 @@ from collections.abc import Collection
 
 from arbiter_core.cards.model import TargetSpec
 from arbiter_core.errors import InvalidCommand, RuleViolation
-from arbiter_core.influence import object_in_range, player_in_range
+from arbiter_core.influence import near, object_in_range, player_in_range
 from arbiter_core.layers import colors, is_creature, is_type
 from arbiter_core.state import GameState
 from arbiter_core.variants import opponents
@@ -117,11 +117,11 @@ def candidates(s: GameState, spec: TargetSpec, controller: str,
     found = [f"p:{p}" for p in s.in_game() if _player_legal(s, spec, controller, p, opps)]
     ids = [*s.battlefield, *(i.obj for i in s.stack_items.values() if i.obj is not None),
            *s.zone(controller, "graveyard")]
-    near = s.influence.get(controller)
-    if near is not None:  # 801.4: most permanents and spells are out of range; skip them
-        objects = s.objects
+    within = near(s, controller)
+    if within is not None:  # 801.4: most permanents and spells are out of range (801.2d:
+        objects = s.objects  # an object is within it when its controller is); skip them
         ids = [i for i in ids if (o := objects.get(i)) is None
-               or o.zone not in ("battlefield", "stack") or object_in_range(s, controller, o)]
+               or o.zone not in ("battlefield", "stack") or o.controller in within]
     found += [f"o:{i}" for i in ids if _object_legal(s, spec, controller, i, source, opps)]
     return found
 

@@ -13,7 +13,7 @@ from arbiter_core.state import Decision, GameState, Priority
 from arbiter_runtime.bots import RandomBot
 from arbiter_runtime.decks import deck_for_seat
 from arbiter_runtime.session import GameSession
-from arbiter_runtime.snapshots import SNAPSHOT_EVERY
+from arbiter_runtime.snapshots import snapshot_every
 from arbiter_store import EventStore
 
 MAX_TURNS = 400  # turns taken by all players, for games of a few players
@@ -60,7 +60,7 @@ def play_bot_game(store: EventStore, game_id: str, players: int, seed: int,
                   range_of_influence: int | None = None) -> GameSummary:
     names = [f"P{i + 1}" for i in range(players)]
     teams = team_names(variant, players)
-    session = GameSession(store, game_id, snapshot_every=SNAPSHOT_EVERY)
+    session = GameSession(store, game_id, snapshot_every=snapshot_every(players))
     session.execute(StartGame(
         game_id=game_id, variant=variant, seed=seed, random_seating=True, attack=attack,
         range_of_influence=range_of_influence,

@@ -25,6 +25,13 @@ from arbiter_store.errors import InvalidSnapshot
 
 SNAPSHOT_EVERY = 500  # events between snapshots of one game
 
+
+def snapshot_every(players: int) -> int:
+    """Events between snapshots of a game of `players`: a snapshot costs in proportion to
+    the state (40 ms for 100 players), so large games take one per SNAPSHOT_EVERY events
+    per eight players."""
+    return SNAPSHOT_EVERY * max(1, players // 8)
+
 _RECORDS = {cls.__name__: cls for cls in (
     st.Obj, st.Player, st.StackItem, st.Effect, st.Combat, st.Work, st.Priority,
     st.Decision, st.Waiting, st.Marker, st.Trigger, st.Delayed)}
