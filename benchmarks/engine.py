@@ -1,6 +1,7 @@
 """Engine throughput: seeded 4-player bot games, with an event store and with the pure core.
 
     python -m benchmarks.engine [--games 20] [--players 4] [--seed 1]
+    python -m benchmarks.engine --grand-melee 100 [--seed 3]   # one large game to its end
 
 Each game is played twice, side by side in one run:
 
@@ -37,7 +38,7 @@ from arbiter_core.hashing import state_hash
 from arbiter_core.state import GameState, Work
 from arbiter_runtime.bots import RandomBot
 from arbiter_runtime.decks import deck_for_seat
-from arbiter_runtime.play import MAX_TURNS, waiting_players
+from arbiter_runtime.play import MAX_TURNS, play_bot_game, waiting_players
 from arbiter_runtime.session import GameSession
 from arbiter_store import open_store
 
@@ -173,6 +174,27 @@ def report(store: Tally, pure: Tally, players: int, console: Console) -> None:
     console.print(table)
 
 
+def grand_melee(players: int, seed: int, console: Console) -> int:
+    """One Grand Melee bot game played to its end in one process, as `arbiter play
+    --variant grand_melee` plays it (`play_bot_game`, an in-memory SQLite store): the
+    time to finish, the events and turns, and the CPU time per event."""
+    with open_store(":memory:") as store:
+        cpu, wall = time.process_time(), time.perf_counter()
+        summary = play_bot_game(store, f"bench-gm-{players}p-{seed}", players, seed,
+                                variant="grand_melee")
+        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    table = Table(title=f"Arbiter engine: one {players}-player Grand Melee game, seed {seed}",
+                  caption="in one process with an in-memory store; CPU time is this "
+                          "process's, wall time includes waiting for a shared CPU")
+    for name in ("events", "turns", "winners", "wall s", "CPU s", "CPU us/event"):
+        table.add_column(name, justify="right")
+    table.add_row(f"{summary.events:,}", f"{summary.turns:,}",
+                  ", ".join(summary.winners) or ("draw" if summary.draw else "-"),
+                  f"{wall:.1f}", f"{cpu:.1f}", f"{cpu / summary.events * 1e6:,.0f}")
+    console.print(table)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.engine", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -181,7 +203,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game")
     parser.add_argument("--max-permanents", type=int, default=200,
                         help="drop a game whose battlefield grows past this (default 200)")
+    parser.add_argument("--grand-melee", type=int, metavar="PLAYERS",
+                        help="instead: time one Grand Melee game of PLAYERS (10-100) to its "
+                             "end, seed --seed (100 players: a few minutes)")
     args = parser.parse_args(argv)
+    if args.grand_melee is not None:
+        if not 10 <= args.grand_melee <= 100:
+            parser.error("--grand-melee takes 10 to 100 players")
+        console = Console() if Console().is_terminal else Console(width=120)
+        return grand_melee(args.grand_melee, args.seed, console)
     if args.games < 1 or not 2 <= args.players <= 8 or args.max_permanents < 1:
         parser.error("need --games >= 1, 2 <= --players <= 8 and --max-permanents >= 1")
     console = Console()

@@ -1,4 +1,5 @@
-"""memo.py: a query's last result is reused only while what it reads is unchanged.
+"""memo.py: a query's last result is reused only while what it reads is unchanged, and
+facts about a state are kept only while it is trusted not to change but by events.
 
 The SBA check (sba.py) and the layer-2 refresh (control.py) keep their last result; a
 change anywhere in the state except the declared fields (a marker's priority, step and
@@ -14,7 +15,7 @@ from arbiter_core.commands import PlayerSetup, StartGame
 from arbiter_core.decide import decide
 from arbiter_core.evolve import apply, empty_state
 from arbiter_core.layers import is_creature, power_toughness
-from arbiter_core.memo import KeyedMemo, StateMemo
+from arbiter_core.memo import KeyedMemo, Pinned, StateMemo, fact, trust_scratch
 from arbiter_core.sba import needs_check
 from arbiter_core.state import GameState, Priority, Step
 from arbiter_runtime.decks import deck_for_seat
@@ -107,3 +108,25 @@ def test_sba_check_sees_a_change_made_in_place() -> None:
     assert needs_check(s)
     s.objects[card.id] = creature
     assert not needs_check(s)
+
+
+def test_facts_are_kept_only_for_a_trusted_state_at_one_version() -> None:
+    s = started()
+    calls: list[int] = []
+
+    def compute(st: GameState) -> int:
+        calls.append(st.version)
+        return len(calls)
+
+    assert fact(s, "n", compute) == 1 and fact(s, "n", compute) == 2  # not trusted
+    with Pinned(s):  # a query reads it: kept
+        assert fact(s, "n", compute) == 3 == fact(s, "n", compute)
+        assert fact(s.clone(), "n", compute) == 4  # another state
+        s.version += 1  # an event applied
+        assert fact(s, "n", compute) == 5 == fact(s, "n", compute)
+    assert fact(s, "n", compute) == 6  # no longer pinned
+    scratch = s.clone()
+    trust_scratch(scratch)  # a decision's scratch state: kept per version
+    assert fact(scratch, "n", compute) == 7 == fact(scratch, "n", compute)
+    trust_scratch(s.clone())  # the next decision: the old scratch is no longer trusted
+    assert fact(scratch, "n", compute) == 8

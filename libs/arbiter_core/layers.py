@@ -22,6 +22,7 @@ from arbiter_core.cards.model import (
     TokenSpec,
 )
 from arbiter_core.information import chosen_hand_modifier
+from arbiter_core.memo import fact
 from arbiter_core.state import Effect, GameState, Obj
 
 
@@ -121,13 +122,17 @@ def _granted_to_all_creatures(s: GameState, o: Obj) -> list[str]:
     """Layer 6 grants to all creatures, each only within its source's controller's range
     of influence (801.10)."""
     out: list[str] = []
-    granting = _granting_cards()
-    for src in map(s.objects.__getitem__, s.battlefield):
-        if src.token is None and src.name in granting:
-            near = s.influence.get(src.controller)
-            if near is None or o.controller in near:
-                out += _card_grants(src.name)
+    for src in fact(s, "granting permanents", _granting_permanents):
+        near = s.influence.get(src.controller)
+        if near is None or o.controller in near:
+            out += _card_grants(src.name)
     return out
+
+
+def _granting_permanents(s: GameState) -> list[Obj]:
+    granting = _granting_cards()
+    return [src for src in map(s.objects.__getitem__, s.battlefield)
+            if src.token is None and src.name in granting]
 
 
 StaticEffect = ModifyPowerToughness | CantAttackOrBlock
@@ -142,6 +147,10 @@ def _card_statics(name: str) -> tuple[StaticEffect, ...]:
 
 def statics(s: GameState) -> list[tuple[Obj, StaticEffect]]:
     """Every static P/T or attack effect on the battlefield, in timestamp order."""
+    return list(fact(s, "statics", _statics))
+
+
+def _statics(s: GameState) -> list[tuple[Obj, StaticEffect]]:
     out: list[tuple[Obj, StaticEffect]] = []
     objects = s.objects
     for oid in s.battlefield:

@@ -40,6 +40,7 @@ from arbiter_core.errors import RuleViolation
 from arbiter_core.influence import player_in_range
 from arbiter_core.layers import definition, is_creature
 from arbiter_core.mana import can_pay, can_tap_for_cost, parse_cost, untapped_sources
+from arbiter_core.memo import Pinned
 from arbiter_core.priority import holds_priority
 from arbiter_core.state import Decision, GameState, Marker, Priority
 from arbiter_core.targets import candidates
@@ -50,6 +51,11 @@ TEAM_DECISIONS = ("declare_attackers", "declare_blockers", "assign_combat_damage
 
 
 def legal_actions(s: GameState, player: str) -> list[PlayerCommand]:
+    with Pinned(s):  # a query: facts about the state are kept while it runs (memo.py)
+        return _legal_actions(s, player)
+
+
+def _legal_actions(s: GameState, player: str) -> list[PlayerCommand]:
     if s.game_over or player not in s.players or s.players[player].left:
         return []
     out: list[PlayerCommand] = []

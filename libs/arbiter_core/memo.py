@@ -119,3 +119,59 @@ def _by_controller(s: GameState) -> dict[str, tuple[Obj, ...]]:
 #: Each controller's permanents in battlefield order (`GameState.permanents`): asked for
 #: by every legal-actions query, over a battlefield that rarely changed since the last.
 permanents_by_controller = KeyedMemo(_battlefield, _by_controller)
+
+
+def controlled(s: GameState, controller: str) -> tuple[Obj, ...]:
+    """`controller`'s permanents, in battlefield order."""
+    return fact(s, "by controller", permanents_by_controller).get(controller, ())
+
+
+# ------------------------------------------------------------------ facts of trusted states
+
+#: States that only `evolve.apply` changes, each change counted in `version`: the newest
+#: decision's scratch state (txn.py: the core changes it through events only), and a
+#: state a pure query is reading (`Pinned`: nothing changes it meanwhile). Facts derived
+#: from such a state are kept until its version moves. id -> (state, version, facts)
+_TRUSTED: dict[int, tuple[GameState, int, dict[str, Any]]] = {}
+_SCRATCH: list[int] = []  # the id of the newest decision's scratch state
+
+
+def fact(s: GameState, name: str, compute: Callable[[GameState], R]) -> R:
+    """`compute(s)`, kept under `name` while a trusted state stays at its version
+    (computed afresh for any other state). The result is shared: don't change it."""
+    entry = _TRUSTED.get(id(s))
+    if entry is None or entry[0] is not s:
+        return compute(s)
+    facts = entry[2]
+    if entry[1] != s.version:
+        facts = {}
+        _TRUSTED[id(s)] = (s, s.version, facts)
+    if name not in facts:
+        facts[name] = compute(s)
+    return typing.cast(R, facts[name])
+
+
+def trust_scratch(s: GameState) -> None:
+    """`s` is a new decision's scratch state (the previous one is done with)."""
+    for old in _SCRATCH:
+        _TRUSTED.pop(old, None)
+    _SCRATCH[:] = [id(s)]
+    _TRUSTED[id(s)] = (s, s.version, {})
+
+
+class Pinned:
+    """`with Pinned(s):` a pure query reads `s`, which nothing changes meanwhile."""
+
+    def __init__(self, s: GameState) -> None:
+        self._s = s
+        self._added = False
+
+    def __enter__(self) -> None:
+        entry = _TRUSTED.get(id(self._s))
+        if entry is None or entry[0] is not self._s:
+            _TRUSTED[id(self._s)] = (self._s, self._s.version, {})
+            self._added = True
+
+    def __exit__(self, *exc: object) -> None:
+        if self._added:
+            _TRUSTED.pop(id(self._s), None)

@@ -434,6 +434,6 @@ class GameState:
     def permanents(self, controller: str | None = None) -> list[Obj]:
         if controller is None:
             return [self.objects[i] for i in self.battlefield]
-        from arbiter_core.memo import permanents_by_controller  # memo imports this module
+        from arbiter_core.memo import controlled  # memo imports this module
 
-        return list(permanents_by_controller(self).get(controller, ()))
+        return list(controlled(self, controller))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from arbiter_core import events as ev
 from arbiter_core.evolve import apply
+from arbiter_core.memo import trust_scratch
 from arbiter_core.rng import Rng
 from arbiter_core.state import GameState
 
@@ -12,6 +13,7 @@ from arbiter_core.state import GameState
 class Txn:
     def __init__(self, state: GameState) -> None:
         self.s = state.clone(share_zone_lists=True)  # only evolve changes it
+        trust_scratch(self.s)  # so facts derived from it are kept per version (memo.py)
         self.events: list[ev.Event] = []
         self.rng = Rng(state.seed, state.version)
         self.marker: int | None = None  # the marker whose work or command this is
