@@ -15,6 +15,7 @@ from arbiter_core import payments, requirements
 from arbiter_core.banding import has_banding
 from arbiter_core.cards.model import ActivatedAbility, EquipAbility, TargetSpec
 from arbiter_core.casting import (
+    _same_stack,
     activation_timing_ok,
     is_mana_ability,
     sorcery_timing_ok,
@@ -78,6 +79,16 @@ def _target_choices(s: GameState, specs: tuple[TargetSpec, ...], player: str,
     return [list(combo) for combo in product(*per_spec)]
 
 
+def _goes_on_this_stack(s: GameState, m: Marker, targets: list[list[str]]) -> bool:
+    """CR 807.5b: a spell that targets a spell on a stack can be cast only onto that
+    stack (in Grand Melee a target may be on another marker's stack)."""
+    try:
+        _same_stack(s, m, tuple(tuple(group) for group in targets))
+    except RuleViolation:
+        return False
+    return True
+
+
 def _priority_actions(s: GameState, m: Marker, player: str) -> list[PlayerCommand]:
     out: list[PlayerCommand] = [PassPriority(player=player, marker=m.number)]
     main = sorcery_timing_ok(s, m, player)
@@ -93,6 +104,8 @@ def _priority_actions(s: GameState, m: Marker, player: str) -> list[PlayerComman
         cost = parse_cost(d.mana_cost)
         xs = range(1, max(1, min(MAX_X, mana_now - cost.total)) + 1) if cost.x else [0]
         for targets in _target_choices(s, spell_targets(d), player, oid):
+            if not _goes_on_this_stack(s, m, targets):
+                continue
             n_targets = sum(len(g) for g in targets)
             for x in xs:
                 if can_pay(s, player, spell_cost(d, x, n_targets)):
