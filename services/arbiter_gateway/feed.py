@@ -70,7 +70,7 @@ def gateway_router(feed: Feed, s: Settings) -> tuple[KafkaRouter, dict[str, Any]
         for svc in sorted(set(COMMAND_CONSUMERS.values()))}
     opts: dict[str, Any] = {"group_id": None, "auto_offset_reset": "latest",
                             "fetch_max_wait_ms": s.fetch_max_wait_ms, "batch": True,
-                            "max_records": 1000, "batch_timeout_ms": s.fetch_max_wait_ms}
+                            "max_records": 1000, "batch_timeout_ms": s.batch_wait_ms}
 
     async def on_batch(msgs: list[EventMessage | AuditMessage]) -> None:
         last: dict[str, EventMessage | AuditMessage] = {}

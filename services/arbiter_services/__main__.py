@@ -6,7 +6,8 @@
     up / down      Tansu + every process on this machine (pids in --run-dir)
     play           a bot game through a running gateway (`arbiter play --distributed`)
     bench          latency and throughput through the services (starts its own cluster);
-                   --grand-melee: stack resolutions/s with 1 and 2 stack resolvers
+                   --grand-melee: stack resolutions/s with 1 and 2 stack resolvers,
+                   --full: and the time to finish the game
     asyncapi       print the AsyncAPI document generated from the apps
     k8s, compose   write k8s/ and docker-compose.yml, generated from the topics module
     topics         create every topic on a broker
@@ -30,6 +31,14 @@ def store_url(value: str, run_dir: Path) -> str:
     if value in ("postgres", "postgresql", "pg"):
         return DEFAULT_PG
     return value
+
+
+def _exit_on_sigterm() -> None:
+    import signal
+
+    def stop(signum: int, _: object) -> None:
+        raise SystemExit(128 + signum)
+    signal.signal(signal.SIGTERM, stop)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,6 +84,9 @@ def main(argv: list[str] | None = None) -> int:
                               "2 stack-resolver processes (--seconds each)")
     bench_p.add_argument("--players", type=int, default=100)
     bench_p.add_argument("--resolvers", type=int, nargs="+", default=[1, 2])
+    bench_p.add_argument("--full", action="store_true",
+                         help="with --grand-melee: also play the game to its end through "
+                              "the gateway with the most resolvers (the time to finish)")
     sub.add_parser("k8s").add_argument("--out", type=Path, default=Path("k8s"))
     sub.add_parser("compose").add_argument("--out", type=Path,
                                            default=Path("docker-compose.yml"))
@@ -116,6 +128,7 @@ def main(argv: list[str] | None = None) -> int:
         from arbiter_services.tansu import free_port
         cluster = Cluster(store_url(a.store, a.run_dir), a.run_dir, free_port(),
                           resolvers=a.resolvers)
+        _exit_on_sigterm()  # (a `timeout`): stop the cluster on the way out
         try:
             cluster.start(timeout=120)
             print(f"started {a.resolvers} stack resolver(s); logs in {a.run_dir}/")
@@ -125,8 +138,8 @@ def main(argv: list[str] | None = None) -> int:
             cluster.stop()
     if a.cmd == "bench":
         if a.grand_melee:
-            from arbiter_services.melee import bench as melee_bench
-            melee_bench(a.players, a.seconds, tuple(a.resolvers))
+            from arbiter_services.melee_bench import bench as melee_bench
+            melee_bench(a.players, a.seconds, tuple(a.resolvers), full=a.full)
             return 0
         from arbiter_services.bench import main as bench
         bench(a.seconds, a.deck_size)

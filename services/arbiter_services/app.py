@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
 from faststream import AckPolicy
 from faststream.kafka import KafkaBroker, KafkaMessage, KafkaRouter
+from faststream.kafka.exceptions import BatchBufferOverflowException
 from faststream.kafka.opentelemetry import KafkaTelemetryMiddleware
 from faststream.kafka.prometheus import KafkaPrometheusMiddleware
 from opentelemetry.sdk.trace import TracerProvider
@@ -35,8 +37,10 @@ from arbiter_services.relay import Relay
 from arbiter_services.settings import Settings
 from arbiter_services.topics import (
     COMMAND_CONSUMERS,
+    EVENTS,
     TOPIC_BY_NAME,
     command_topic,
+    partition_of,
     work_topic,
 )
 from arbiter_store import EventStore
@@ -144,16 +148,44 @@ def _records(message: KafkaMessage, n: int) -> list[Any]:
 
 
 def relay_router(broker_holder: list[KafkaBroker]) -> tuple[KafkaRouter, Any]:
-    """The relay's publishers (documented in AsyncAPI) and its publish function."""
+    """The relay's publishers (documented in AsyncAPI) and its publish functions."""
     router = KafkaRouter()
-    pubs = {t: router.publisher(t, title=t, schema=TOPIC_BY_NAME[t].payload,
-                                description=TOPIC_BY_NAME[t].doc)
-            for t in TOPIC_BY_NAME if TOPIC_BY_NAME[t].producers == ("relay",)}
+    pubs: dict[str, Any] = {
+        t: router.publisher(t, title=t, schema=TOPIC_BY_NAME[t].payload,
+                            description=TOPIC_BY_NAME[t].doc)
+        for t in TOPIC_BY_NAME if TOPIC_BY_NAME[t].producers == ("relay",)}
+    # a game's events of one page go out as one batch (one produce request, one span)
+    batch_pubs: dict[str, Any] = {
+        t: router.publisher(t, batch=True, include_in_schema=False) for t in (EVENTS,)}
 
     async def publish(topic: str, msg: BaseModel, key: bytes) -> Any:
         return await pubs[topic].publish(msg, key=key, no_confirm=True)
 
-    return router, publish
+    async def publish_batch(topic: str, msgs: Sequence[BaseModel], key: bytes) -> Any:
+        """In order, in as few produce batches as fit (a message too large for a batch
+        goes alone)."""
+        if topic not in batch_pubs:
+            return [await publish(topic, m, key) for m in msgs]
+        out, rest = [], list(msgs)
+        partition = partition_of(key, TOPIC_BY_NAME[topic].partitions)
+        while rest:
+            try:
+                out.append(await batch_pubs[topic].publish(
+                    *rest, key=key, partition=partition, no_confirm=True))
+                break
+            except BatchBufferOverflowException as e:
+                fits = max(1, e.message_position)
+                if e.message_position == 0:
+                    out.append(await pubs[topic].publish(rest[0], key=key,
+                                                         partition=partition,
+                                                         no_confirm=True))
+                else:
+                    out.append(await batch_pubs[topic].publish(
+                        *rest[:fits], key=key, partition=partition, no_confirm=True))
+                rest = rest[fits:]
+        return out
+
+    return router, (publish, publish_batch)
 
 
 def new_broker(s: Settings, metrics: Metrics, tracer: TracerProvider,
@@ -163,6 +195,7 @@ def new_broker(s: Settings, metrics: Metrics, tracer: TracerProvider,
     return KafkaBroker(
         s.broker, client_id=client_id, enable_idempotence=False, linger_ms=0,
         request_timeout_ms=10_000, metadata_max_age_ms=METADATA_MAX_AGE_MS,
+        max_batch_size=256 * 1024,
         middlewares=[KafkaTelemetryMiddleware(tracer_provider=tracer),
                      KafkaPrometheusMiddleware(registry=metrics.registry,
                                                app_name=f"arbiter-{metrics.service}")],
@@ -181,11 +214,11 @@ def build_runtime(roles: list[str], store: EventStore, s: Settings, tracer: Trac
     lock = asyncio.Lock()
     for role in roles:
         if role == "relay":
-            router, publish = relay_router([broker])
+            router, (publish, publish_batch) = relay_router([broker])
             broker.include_router(router)
             rt.relay = Relay(store, publish, checkpoints or StoreCheckpoints(store, "main"),
                              metrics, tracer, poll_s=s.relay_poll_ms / 1000,
-                             sweep_s=s.sweep_s)
+                             sweep_s=s.sweep_s, publish_batch=publish_batch)
         else:
             core = ServiceCore(role, store, cache)
             rt.cores[role] = core

@@ -26,14 +26,15 @@ from arbiter_runtime.botgame import engine_idle, make_bots, next_action, start_c
 from arbiter_runtime.projection import GameProjection
 from arbiter_services.core import ORGANIZER
 from arbiter_services.launcher import Cluster
-from arbiter_services.messages import CommandEnvelope, EventMessage
+from arbiter_services.messages import AuditMessage, CommandEnvelope, EventMessage
 from arbiter_services.tansu import ensure_topics
-from arbiter_services.topics import EVENTS, command_consumer, command_key, command_topic
+from arbiter_services.topics import AUDIT, EVENTS, command_consumer, command_key, command_topic
 from arbiter_services.topics import TopicSpec as _T
 from arbiter_store import StoredEvent, open_store
 
 FETCH_MS = 500  # as the services (Settings.fetch_max_wait_ms): Tansu answers early
-FULL_GAME_COMMANDS = 1570  # player actions of a seeded 4-player game (arbiter play)
+SERIES_S = 10.0
+FULL_GAME_COMMANDS = 1740  # player actions of a seeded 4-player game (arbiter play, seeds 1-3)
 
 
 def pct(xs: list[float], p: float) -> float:
@@ -84,12 +85,17 @@ class Driver:
     latencies: list[float] = field(default_factory=list)
     finished: int = 0
     started: int = 0
+    rejected: int = 0
     games: dict[str, Game] = field(default_factory=dict)
+    #: (seconds since the start, commands answered so far), every `SERIES_S`
+    series: list[tuple[float, int]] = field(default_factory=list)
+    received_at: float = 0.0
 
     async def run(self, concurrent: int, seconds: float) -> None:
         prod = AIOKafkaProducer(bootstrap_servers=self.bootstrap, linger_ms=0)
-        cons = AIOKafkaConsumer(EVENTS, bootstrap_servers=self.bootstrap, group_id=None,
-                                auto_offset_reset="latest", fetch_max_wait_ms=FETCH_MS)
+        cons = AIOKafkaConsumer(EVENTS, AUDIT, bootstrap_servers=self.bootstrap,
+                                group_id=None, auto_offset_reset="latest",
+                                fetch_max_wait_ms=FETCH_MS)
         await prod.start()
         await cons.start()
         await asyncio.sleep(1.0)
@@ -98,16 +104,31 @@ class Driver:
         try:
             for _ in range(concurrent):
                 await self.new_game()
-            deadline = time.perf_counter() + seconds
+            t0 = time.perf_counter()
+            deadline, next_mark = t0 + seconds, t0 + SERIES_S
             while time.perf_counter() < deadline:
                 batch = await cons.getmany(timeout_ms=100, max_records=500)
+                self.received_at = time.perf_counter()  # latency ends on arrival
                 for records in batch.values():
                     for r in records:
-                        await self.on_event(EventMessage.model_validate_json(r.value))
+                        if r.topic == AUDIT:
+                            await self.on_rejected(AuditMessage.model_validate_json(r.value))
+                        else:
+                            await self.on_event(EventMessage.model_validate_json(r.value))
+                if time.perf_counter() >= next_mark:
+                    self.series.append((next_mark - t0, len(self.latencies)))
+                    next_mark += SERIES_S
         finally:
             await cons.stop()
             await prod.stop()
             store.close()
+
+    async def on_rejected(self, m: AuditMessage) -> None:
+        """A rejected command (the state moved on): the game's bot acts again."""
+        g = self.games.get(m.game_id)
+        if g is not None and g.outstanding and m.payload.get("command_id") == g.outstanding[0]:
+            self.rejected += 1
+            g.outstanding = None
 
     async def new_game(self) -> None:
         gid = f"bench-{uuid.uuid4().hex[:12]}"
@@ -130,7 +151,8 @@ class Driver:
         if g is None:
             return
         if g.outstanding and m.metadata.get("command_id") == g.outstanding[0]:
-            self.latencies.append(time.perf_counter() - g.outstanding[1])
+            self.latencies.append((self.received_at or time.perf_counter())
+                                  - g.outstanding[1])
             g.outstanding = None
         if m.version != g.proj.version + 1:
             await asyncio.to_thread(g.proj.catch_up, self.store, m.version)
@@ -159,15 +181,33 @@ async def measure(cluster: Cluster, concurrent: int, seconds: float, players: in
     return d
 
 
-def drain(store_url: str, quiet_s: float = 2.0, limit_s: float = 120.0) -> None:
-    """Wait (bounded) until the log stops growing: the previous run's backlog is done."""
+def drain(store_url: str, quiet_s: float = 2.0, limit_s: float = 120.0) -> float:
+    """Wait (bounded) until the log stops growing: the previous run's backlog is done.
+    Returns how long the log kept growing (the backlog the services still had)."""
     with open_store(store_url) as store:
-        pos, still, t0 = 0, time.monotonic(), time.monotonic()
+        pos, t0 = 0, time.monotonic()
+        while True:  # the head now
+            page = store.read_all(pos + 1, limit=100_000)
+            if not page:
+                break
+            pos = page[-1].position
+        still = last_growth = time.monotonic()
         while time.monotonic() - still < quiet_s and time.monotonic() - t0 < limit_s:
             page = store.read_all(pos + 1, limit=100_000)
             if page:
                 pos, still = page[-1].position, time.monotonic()
+                last_growth = still
             time.sleep(0.2)
+        return last_growth - t0
+
+
+def _series(d: Driver) -> str:
+    marks, prev = [], 0
+    for t, n in d.series:
+        marks.append(f"{(n - prev) / SERIES_S:.0f}")
+        prev = n
+        del t
+    return "/".join(marks)
 
 
 def main(seconds: float = 30, deck_size: int | None = None) -> None:
@@ -180,20 +220,29 @@ def main(seconds: float = 30, deck_size: int | None = None) -> None:
             base50, base99 = pct(rtt, 50), pct(rtt, 99)
             print(f"bare aiokafka produce->consume on the same broker: p50 "
                   f"{base50 * 1e3:.1f} ms, p99 {base99 * 1e3:.1f} ms ({len(rtt)} round trips)")
+            print("command->event: a bot command published to its service's topic until "
+                  "its first event arrives on arbiter.events (service, store, relay, two "
+                  "Kafka hops); 4-player games with full decks, each acting when the "
+                  "engine owes no work")
             for concurrent in (1, 50, 200):
-                drain(cluster.store)
                 d = asyncio.run(measure(cluster, concurrent, seconds, 4, deck_size))
+                backlog = drain(cluster.store)
                 p50, p99 = pct(d.latencies, 50), pct(d.latencies, 99)
                 print(f"{concurrent:>3} concurrent 4-player games: command->event "
                       f"p50 {p50 * 1e3:.1f} ms, p99 {p99 * 1e3:.1f} ms "
                       f"(x{p50 / base50:.1f} / x{p99 / base99:.1f} the bare round trip), "
-                      f"{len(d.latencies) / seconds:.0f} commands/s")
+                      f"{len(d.latencies) / seconds:.0f} commands/s (per {SERIES_S:.0f}s: "
+                      f"{_series(d)}), {d.rejected} rejected; the services' backlog after "
+                      f"the driver stopped: {backlog:.1f}s")
+            players, games_at_once = 2, 20
+            d = asyncio.run(measure(cluster, games_at_once, seconds * 2, players, None))
             drain(cluster.store)
-            d = asyncio.run(measure(cluster, 8, seconds * 2, 2, 8))
             rate = len(d.latencies) / (2 * seconds)
-            print(f"bot games per minute: {d.finished * 30 / seconds:.1f} short games "
-                  f"(8 at a time, 2 players, 8-card decks), {rate:.0f} commands/s; a full "
-                  f"4-player game is ~{FULL_GAME_COMMANDS} commands: ~"
-                  f"{rate * 60 / FULL_GAME_COMMANDS:.1f} full 4-player games/min")
+            print(f"bot games per minute: {d.finished * 30 / seconds:.1f} (a game: "
+                  f"{players} players, 40-card decks, played to a win, ~2,400 events and "
+                  f"~580 commands; {games_at_once} at a time, {d.finished} finished in "
+                  f"{2 * seconds:.0f}s), {rate:.0f} commands/s; a 4-player game is "
+                  f"~{FULL_GAME_COMMANDS} commands: ~{rate * 60 / FULL_GAME_COMMANDS:.1f} "
+                  f"4-player games/min at that rate")
         finally:
             cluster.stop()

@@ -14,7 +14,9 @@ game race, and the loser gets a version conflict, decides again on the newer sta
   was made for (from its `work_id`); `arbiter_core.divergence.redecide` assumes the
   embedded order (lowest marker with work first), which K resolvers need not follow.
 - `resolver_stats`: the conflict and retry counters each resolver serves on /metrics.
-- `bench`: stack resolutions per second of a 100-player game with 1 and with K resolvers.
+
+The bench (stack resolutions per second with 1 and K resolvers, the time to finish a
+100-player game) is `melee_bench.py`.
 """
 
 from __future__ import annotations
@@ -23,40 +25,31 @@ import asyncio
 import contextlib
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 import uuid
-from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from aiokafka.partitioner import murmur2  # type: ignore[import-untyped]
 from prometheus_client.parser import text_string_to_metric_families
 
 from arbiter_core.commands import RunEngineWork
 from arbiter_core.decide import decide
-from arbiter_core.divergence import dump, engine_marker
+from arbiter_core.divergence import dump
 from arbiter_core.evolve import apply, empty_state
 from arbiter_core.hashing import state_hash
 from arbiter_core.state import Decision, Priority
 from arbiter_runtime.botgame import make_bots, start_command
 from arbiter_runtime.codec import from_stored
 from arbiter_runtime.projection import GameProjection
-from arbiter_services.bench import Driver, Game, drain
+from arbiter_services.bench import Driver, Game
 from arbiter_services.core import ORGANIZER
 from arbiter_services.launcher import Cluster, role_of
-from arbiter_services.topics import STACK, TOPIC_BY_NAME, work_topic
+from arbiter_services.topics import STACK, TOPIC_BY_NAME, partition_of, work_topic
 from arbiter_store import StoredEvent, open_store
 
 VARIANT = "grand_melee"
 IN_FLIGHT_S = 3.0  # a command with no event by then was rejected: act again
-
-
-def partition_of(key: bytes, partitions: int) -> int:
-    """The partition aiokafka's default partitioner picks for `key`."""
-    return int((murmur2(key) & 0x7FFFFFFF) % partitions)
 
 
 def marker_partitions(game_id: str, markers: int) -> list[int]:
@@ -131,6 +124,16 @@ class MeleeDriver(Driver):
         self.version = g.proj.version
         if g.proj.state.game_over:
             self.stop()
+
+    async def on_rejected(self, m: Any) -> None:
+        if not self.per_marker:
+            return await super().on_rejected(m)
+        cid = m.payload.get("command_id")
+        for number, (sent, _) in list(self.in_flight.items()):
+            if sent == cid:  # the marker's bot acts again on the next event
+                self.rejected += 1
+                del self.in_flight[number]
+        return None
 
     async def _on_event_per_marker(self, g: Game, m: Any) -> None:
         cid = m.metadata.get("command_id")
@@ -300,109 +303,3 @@ def resolver_stats(cluster: Cluster) -> list[ResolverStats]:
             int(m.get(f"arbiter_messages_handled_total{{kind=work,outcome=stale,{svc}}}",
                       0))))
     return out
-
-
-# ---------------------------------------------------------------------------- bench
-
-
-@dataclass
-class BenchRun:
-    resolvers: int
-    seconds: float
-    events: int
-    resolutions: int
-    finished: bool
-    stats: list[ResolverStats]
-    by_process: dict[str, set[int]]
-    divergence: str | None
-
-    @property
-    def rate(self) -> float:
-        return self.resolutions / self.seconds if self.seconds else 0.0
-
-
-def reference_length(players: int, seed: int, cap_s: float, game_id: str
-                     ) -> tuple[int, int, bool, float]:
-    """The same seeded game in one process (in-memory store), capped at `cap_s`: events,
-    resolve_top batches, whether it finished, seconds."""
-    from arbiter_runtime.botgame import next_action
-    from arbiter_runtime.session import GameSession
-    start = start_command(game_id, players, seed, VARIANT)
-    t0 = time.perf_counter()
-    with open_store(":memory:") as store:
-        session = GameSession(store, game_id)
-        session.execute(start)
-        bots = make_bots(start)
-        kinds: Counter[str] = Counter()
-        while not session.state.game_over and time.perf_counter() - t0 < cap_s:
-            marker = engine_marker(session.state)
-            if marker is not None:
-                pending = session.state.markers[marker].pending
-                kinds[getattr(pending, "kind", "?")] += 1
-                session.execute(RunEngineWork(marker=marker))
-                continue
-            action = next_action(session.state, bots)
-            if action is not None:
-                session.execute(action)
-        return (session.state.version, kinds["resolve_top"], session.state.game_over,
-                time.perf_counter() - t0)
-
-
-def bench_one(resolvers: int, players: int, seconds: float, seed: int, tmp: Path,
-              game_id: str) -> BenchRun:
-    cluster = Cluster(str(tmp / f"melee{resolvers}.sqlite"), tmp / f"run{resolvers}",
-                      resolvers=resolvers)
-    cluster.start(timeout=120)
-    try:
-        time.sleep(3)  # let the consumer group settle (every member assigned)
-        d = asyncio.run(drive(cluster.broker.bootstrap, cluster.store, players, seconds,
-                              game_id=game_id, seed=seed))
-        elapsed = (d.t_end or time.perf_counter()) - d.t_start
-        stats = resolver_stats(cluster)
-        drain(cluster.store, quiet_s=1.0, limit_s=10)
-        with open_store(cluster.store) as store:
-            check = verify_log(store.read_stream(game_id))
-    finally:
-        cluster.stop()
-    return BenchRun(resolvers, elapsed, check.events, check.resolutions, d.over and
-                    d.proj is not None and d.proj.state.game_over, stats,
-                    check.by_process, check.divergence)
-
-
-def bench(players: int = 100, seconds: float = 120.0, resolvers: tuple[int, ...] = (1, 2),
-          seed: int = 1) -> list[BenchRun]:
-    """Print stack resolutions/s for each resolver count, side by side."""
-    markers = max(1, players // 4)
-    gid = spread_game_id(f"melee{players}", min(markers, 4))
-    ref_events, ref_res, ref_done, ref_s = reference_length(players, seed, seconds, gid)
-    print(f"{players}-player Grand Melee ({markers} turn markers), seed {seed}, game {gid}")
-    print(f"in one process (reference): {ref_events} events, {ref_res} stack resolutions "
-          f"in {ref_s:.0f}s" + (" (finished)" if ref_done else
-                                f" (not finished: capped at {seconds:.0f}s)"))
-    runs = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for k in resolvers:
-            run = bench_one(k, players, seconds, seed, Path(tmp), gid)
-            runs.append(run)
-            conflicts = sum(s.conflicts for s in run.stats)
-            retries = sum(s.retries for s in run.stats)
-            per = ", ".join(f"{s.process}: {s.work_applied} applied, {s.conflicts} "
-                            f"conflicts, {s.retries} retries" for s in run.stats)
-            if run.finished:
-                finish = f"finished in {run.seconds:.0f}s"
-            elif ref_done and run.events:
-                finish = (f"not finished in {run.seconds:.0f}s; at this event rate the embedded "
-                          f"{ref_events}-event game would take ~"
-                          f"{ref_events / run.events * run.seconds:.0f}s (extrapolated)")
-            else:
-                finish = (f"not finished in {run.seconds:.0f}s; length unknown (the "
-                          f"reference did not finish either)")
-            print(f"{k} resolver(s): {run.resolutions} stack resolutions in "
-                  f"{run.seconds:.0f}s = {run.rate:.1f}/s, {run.events} events "
-                  f"({run.events / run.seconds:.0f}/s); version conflicts {conflicts}, "
-                  f"retries {retries} [{per}]; {finish}; re-decided: "
-                  f"{run.divergence or 'no divergence'}")
-    if len(runs) >= 2 and runs[0].rate:
-        print("throughput ratio " + " : ".join(f"{r.resolvers} -> {r.rate / runs[0].rate:.2f}"
-                                              for r in runs))
-    return runs

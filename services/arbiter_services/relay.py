@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from itertools import groupby
 from typing import Any
 
@@ -39,6 +39,8 @@ from arbiter_store import EventStore, StoredEvent
 
 #: publish(topic, message, key) -> an awaitable confirmation (or None when confirmed)
 Publish = Callable[[str, BaseModel, bytes], Awaitable[Any]]
+#: publish_batch(topic, messages, key): the same for messages with one key, in order
+PublishBatch = Callable[[str, Sequence[BaseModel], bytes], Awaitable[Any]]
 RETRY_S = 0.5  # after a failed page (the broker is away)
 PUBLIC_META = ("command", "command_id", "correlation_id", "causation_id", "actor",
                "work", "work_id", "service", "recorded_at", "trace")
@@ -83,9 +85,11 @@ class Relay:
     def __init__(self, store: EventStore, publish: Publish, checkpoints: Checkpoints,
                  metrics: Metrics, tracer: TracerProvider, page_size: int = 500,
                  poll_s: float = 0.005, sweep_s: float = 3.0,
-                 recover_window: int = 20_000) -> None:
+                 recover_window: int = 20_000,
+                 publish_batch: PublishBatch | None = None) -> None:
         self.store = store
         self.publish = publish
+        self.publish_batch = publish_batch
         self.checkpoints = checkpoints
         self.metrics = metrics
         self.tracer = tracer
@@ -154,17 +158,18 @@ class Relay:
         if not page:
             return 0
         pending: list[Any] = []
-        touched: list[str] = []
+        # the work first: the engine waits on it, readers of the events only follow
+        touched = list(dict.fromkeys(e.stream_id for e in page if is_game_stream(e.stream_id)))
+        for game in touched:
+            pending.extend(await self._dispatch(game))
         for stream, group in groupby(page, key=lambda e: e.stream_id):
             events = list(group)
             if is_game_stream(stream):
-                if stream not in touched:
-                    touched.append(stream)
                 with continued_span(self.tracer, "relay publish",
                                     events[-1].metadata.get("trace") or {}, game_id=stream):
-                    for i, e in enumerate(events):
-                        msg = _event_message(e, i + 1 == len(events))
-                        pending.append(await self._publish(EVENTS, msg, stream.encode()))
+                    msgs = [_event_message(e, i + 1 == len(events))
+                            for i, e in enumerate(events)]
+                    pending.append(await self._publish_all(EVENTS, msgs, stream.encode()))
             elif stream.startswith(AUDIT_PREFIX):
                 game = stream[len(AUDIT_PREFIX):]
                 for e in events:
@@ -172,8 +177,6 @@ class Relay:
                                          type="CommandRejected", payload=e.payload,
                                          rule=e.rule, metadata=_public(e.metadata))
                     pending.append(await self._publish(AUDIT, audit, game.encode()))
-        for game in touched:
-            pending.extend(await self._dispatch(game))
         await _confirm(pending)
         self.position = page[-1].position
         self._unsaved += len(pending)
@@ -226,6 +229,12 @@ class Relay:
         if not sent:
             del self._sent[game]
         return out
+
+    async def _publish_all(self, topic: str, msgs: Sequence[BaseModel], key: bytes) -> Any:
+        if self.publish_batch is None:
+            return [await self._publish(topic, m, key) for m in msgs]
+        self.metrics.published.labels(topic).inc(len(msgs))
+        return await self.publish_batch(topic, msgs, key)
 
     async def _publish(self, topic: str, msg: BaseModel, key: bytes) -> Any:
         self.metrics.published.labels(topic).inc()
@@ -284,6 +293,7 @@ def _event_message(e: StoredEvent, last: bool) -> EventMessage:
 
 
 async def _confirm(pending: list[Any]) -> None:
-    waits = [p for p in pending if p is not None and hasattr(p, "__await__")]
+    flat = [q for p in pending for q in (p if isinstance(p, list) else [p])]
+    waits = [p for p in flat if p is not None and hasattr(p, "__await__")]
     if waits:
         await asyncio.gather(*waits)

@@ -111,5 +111,12 @@ def work_key(item: WorkItem) -> bytes:
     return item.game_id.encode()
 
 
+def partition_of(key: bytes, partitions: int) -> int:
+    """The partition aiokafka's default partitioner picks for `key` (murmur2): a batch
+    sent to an explicit partition lands where the same key's single messages do."""
+    from aiokafka.partitioner import murmur2  # type: ignore[import-untyped]
+    return int((murmur2(key) & 0x7FFFFFFF) % partitions)
+
+
 def command_consumer(command_type: str) -> str:
     return COMMAND_CONSUMERS[command_type]

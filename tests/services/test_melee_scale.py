@@ -8,12 +8,17 @@ import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
 from arbiter_core.hashing import state_hash
+from arbiter_gateway.client import DistributedGame, GatewayClient
+from arbiter_gateway.markers import play_markers_through_gateway
+from arbiter_runtime.botgame import start_command
 from arbiter_runtime.session import GameSession
 from arbiter_services.launcher import Cluster, process_names, role_of
 from arbiter_services.melee import (
+    VARIANT,
     drive,
     marker_partitions,
     replay_hash_in_subprocess,
@@ -88,3 +93,22 @@ def test_two_resolvers_one_grand_melee(two_resolvers: Cluster) -> None:
     # both resolver processes resolved stacks
     assert set(check.by_process) == {STACK, f"{STACK}-2"}, check.by_process
     assert all(markers for markers in check.by_process.values())
+
+
+@pytest.mark.integration
+def test_gateway_driver_acts_on_every_marker(two_resolvers: Cluster) -> None:
+    """`arbiter play --distributed` for Grand Melee: every marker's player acts as soon
+    as it may, through the gateway; the game ends and its log re-decides serially."""
+    cluster = two_resolvers
+    gid = spread_game_id("melee-gw", 2)
+    start = start_command(gid, 8, 3, VARIANT, deck_size=8)
+
+    async def go() -> DistributedGame:
+        async with httpx.AsyncClient(base_url=cluster.gateway_url, timeout=60) as http:
+            return await play_markers_through_gateway(GatewayClient(http), start, 300)
+    game = asyncio.run(go())
+    assert game.projection.state.game_over
+    with open_store(cluster.store) as store:
+        check = verify_log(store.read_stream(gid))
+    assert check.divergence is None, check.divergence
+    assert check.state_hash == state_hash(game.projection.state)

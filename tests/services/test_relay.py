@@ -109,3 +109,47 @@ def test_restart_resumes_from_the_checkpoint_and_redrives_owed_work() -> None:
         asyncio.run(drain(relay(store, rec2)))
         assert rec2.events() == []
         assert [m for _, m in rec2.sent if isinstance(m, WorkItem)] == work
+
+
+@pytest.mark.integration
+def test_event_batches_split_to_fit_the_producer() -> None:
+    """A game's events go out as one produce batch when they fit, else in order in as
+    many as needed (a message larger than a batch alone): on a real broker."""
+    from aiokafka import AIOKafkaConsumer  # type: ignore[import-untyped]
+
+    from arbiter_services.app import new_broker, relay_router
+    from arbiter_services.settings import Settings
+    from arbiter_services.tansu import TansuBroker, ensure_topics
+    from arbiter_services.topics import EVENTS
+
+    def event(i: int, size: int) -> EventMessage:
+        return EventMessage(game_id="big", version=i, position=i, type="X",
+                            schema_version=1, payload={"blob": "x" * size}, rule=None,
+                            metadata={})
+
+    async def go(bootstrap: str) -> list[int]:
+        await ensure_topics(bootstrap)
+        s = Settings(broker=bootstrap)
+        broker = new_broker(s, Metrics("relay"), setup_tracing("relay"), "t")
+        router, (_, publish_batch) = relay_router([broker])
+        broker.include_router(router)
+        await broker.start()
+        cons = AIOKafkaConsumer(EVENTS, bootstrap_servers=bootstrap, group_id=None,
+                                auto_offset_reset="earliest")
+        await cons.start()
+        try:
+            sizes = [100_000, 100_000, 100_000, 300_000, 10, 10]
+            futures = await publish_batch(EVENTS, [event(i + 1, n)
+                                                   for i, n in enumerate(sizes)], b"big")
+            await asyncio.gather(*futures)
+            got: list[int] = []
+            while len(got) < len(sizes):
+                m = await asyncio.wait_for(cons.getone(), 20)
+                got.append(EventMessage.model_validate_json(m.value).version)
+            return got
+        finally:
+            await cons.stop()
+            await broker.stop()
+
+    with TansuBroker() as b:
+        assert asyncio.run(go(b.bootstrap)) == [1, 2, 3, 4, 5, 6]
