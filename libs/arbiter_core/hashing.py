@@ -133,7 +133,7 @@ def canonical(state: GameState) -> dict[str, Any]:
 
 _RECORD_TEXTS: dict[int, tuple[object, str]] = {}  # id -> (record, its repr)
 _ENTRY_TEXTS: dict[int, tuple[object, object, str, str]] = {}  # id -> (record, key, ...)
-_CACHE_MAX = 200_000  # entries per cache; each holds its record, so its id stays unique
+_CACHE_MAX = 50_000  # entries per cache (each holds its record, so its id stays unique)
 
 
 _FROZEN: dict[type, bool] = {}
