@@ -39,6 +39,7 @@ from arbiter_services.topics import (
     COMMAND_CONSUMERS,
     EVENTS,
     TOPIC_BY_NAME,
+    VARIANTS,
     command_topic,
     partition_of,
     work_topic,
@@ -75,15 +76,21 @@ class Runtime:
         return self.relay_task is None or not self.relay_task.done()
 
 
+#: the variants service's messages are rare (starting, conceding): it polls less often
+RARE_FETCH_MAX_WAIT_MS = 100
+
+
 def _sub_options(group: str, s: Settings) -> dict[str, Any]:
     """One consumer per process, in the service's group, on all of its topics (every
     member of a group subscribes to the same topics, and each consumer polls the broker:
     fewer consumers, less load on a small machine). It takes what the broker has, up to
     `max_batch` messages, at a time."""
+    fetch = s.fetch_max_wait_ms if group != VARIANTS else max(s.fetch_max_wait_ms,
+                                                              RARE_FETCH_MAX_WAIT_MS)
     return {"group_id": group, "ack_policy": AckPolicy.MANUAL, "auto_offset_reset": "earliest",
             "session_timeout_ms": s.session_timeout_ms,
             "heartbeat_interval_ms": s.heartbeat_interval_ms,
-            "fetch_max_wait_ms": s.fetch_max_wait_ms, "batch": True,
+            "fetch_max_wait_ms": fetch, "batch": True,
             "max_records": s.max_batch, "batch_timeout_ms": s.batch_wait_ms}
 
 

@@ -32,7 +32,7 @@ from arbiter_services.topics import AUDIT, EVENTS, command_consumer, command_key
 from arbiter_services.topics import TopicSpec as _T
 from arbiter_store import StoredEvent, open_store
 
-FETCH_MS = 500  # as the services (Settings.fetch_max_wait_ms): Tansu answers early
+FETCH_MS = 25  # as the services (Settings.fetch_max_wait_ms)
 SERIES_S = 10.0
 FULL_GAME_COMMANDS = 1740  # player actions of a seeded 4-player game (arbiter play, seeds 1-3)
 

@@ -33,7 +33,7 @@ from arbiter_runtime.projection import ProjectionCache
 from arbiter_services import profiling
 from arbiter_services.checkpoint import Checkpoints
 from arbiter_services.messages import AuditMessage, EventMessage, WorkItem
-from arbiter_services.observability import Metrics, continued_span, log
+from arbiter_services.observability import Metrics, continued_span, in_trace, log
 from arbiter_services.topics import AUDIT, EVENTS, PER_MARKER_WORK, work_key, work_topic
 from arbiter_store import EventStore, StoredEvent
 
@@ -165,8 +165,9 @@ class Relay:
         for stream, group in groupby(page, key=lambda e: e.stream_id):
             events = list(group)
             if is_game_stream(stream):
-                with continued_span(self.tracer, "relay publish",
-                                    events[-1].metadata.get("trace") or {}, game_id=stream):
+                # in the trace of the command that made the last event (the publish
+                # span faststream makes is its child)
+                with in_trace(events[-1].metadata.get("trace") or {}):
                     msgs = [_event_message(e, i + 1 == len(events))
                             for i, e in enumerate(events)]
                     pending.append(await self._publish_all(EVENTS, msgs, stream.encode()))
@@ -219,13 +220,14 @@ class Relay:
             del sent[key]  # done (or no longer owed) without an append seen: forget it
         out = []
         now = time.monotonic()
-        with continued_span(self.tracer, "relay dispatch", meta.get("trace") or {},
-                            game_id=game):
-            for key, item in owed.items():
-                if key in sent and not resend:
-                    continue
-                sent[key] = now
-                out.append(await self._publish(work_topic(item.owner), item, work_key(item)))
+        due = [(key, item) for key, item in owed.items() if resend or key not in sent]
+        if due:
+            with continued_span(self.tracer, "relay dispatch", meta.get("trace") or {},
+                                game_id=game):
+                for key, item in due:
+                    sent[key] = now
+                    out.append(await self._publish(work_topic(item.owner), item,
+                                                   work_key(item)))
         if not sent:
             del self._sent[game]
         return out
