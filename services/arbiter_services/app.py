@@ -18,7 +18,7 @@ from typing import Any
 
 import anyio
 from faststream import AckPolicy
-from faststream.kafka import KafkaBroker, KafkaMessage, KafkaRouter
+from faststream.kafka import KafkaBroker, KafkaMessage, KafkaResponse, KafkaRouter
 from faststream.kafka.exceptions import BatchBufferOverflowException
 from faststream.kafka.opentelemetry import KafkaTelemetryMiddleware
 from faststream.kafka.prometheus import KafkaPrometheusMiddleware
@@ -37,7 +37,6 @@ from arbiter_services.relay import Relay
 from arbiter_services.settings import Settings
 from arbiter_services.topics import (
     COMMAND_CONSUMERS,
-    EVENTS,
     TOPIC_BY_NAME,
     VARIANTS,
     command_topic,
@@ -112,8 +111,9 @@ def service_router(core: ServiceCore, s: Settings, metrics: Metrics,
                 metrics.lag.labels(name).observe(max(0.0, now - produced_ms / 1000))
         # one span per message, in the trace its headers carry (a command's trace goes
         # on through the batch that handled it)
-        spans = [message_span(tracer, f"{getattr(r, 'topic', '?')} process", h)
-                 for r, h in zip(records, headers, strict=False)]
+        spans = [message_span(tracer, f"{getattr(r, 'topic', '?')} process",
+                              getattr(m, "trace", None) or h)
+                 for r, h, m in zip(records, headers, msgs, strict=False)]
         traces = [traceparent_of(sp) for sp in spans]
         traces += [{}] * (len(msgs) - len(traces))
         with metrics.latency.labels(name, "batch").time():
@@ -157,42 +157,47 @@ def _records(message: KafkaMessage, n: int) -> list[Any]:
 def relay_router(broker_holder: list[KafkaBroker]) -> tuple[KafkaRouter, Any]:
     """The relay's publishers (documented in AsyncAPI) and its publish functions."""
     router = KafkaRouter()
+    topics = [t for t in TOPIC_BY_NAME if TOPIC_BY_NAME[t].producers == ("relay",)]
     pubs: dict[str, Any] = {
         t: router.publisher(t, title=t, schema=TOPIC_BY_NAME[t].payload,
-                            description=TOPIC_BY_NAME[t].doc)
-        for t in TOPIC_BY_NAME if TOPIC_BY_NAME[t].producers == ("relay",)}
-    # a game's events of one page go out as one batch (one produce request, one span)
+                            description=TOPIC_BY_NAME[t].doc) for t in topics}
+    # what one page owes a topic goes out as one produce batch per partition
     batch_pubs: dict[str, Any] = {
-        t: router.publisher(t, batch=True, include_in_schema=False) for t in (EVENTS,)}
+        t: router.publisher(t, batch=True, include_in_schema=False) for t in topics}
 
     async def publish(topic: str, msg: BaseModel, key: bytes) -> Any:
         return await pubs[topic].publish(msg, key=key, no_confirm=True)
 
-    async def publish_batch(topic: str, msgs: Sequence[BaseModel], key: bytes) -> Any:
-        """In order, in as few produce batches as fit (a message too large for a batch
-        goes alone)."""
-        if topic not in batch_pubs:
-            return [await publish(topic, m, key) for m in msgs]
-        out, rest = [], list(msgs)
-        partition = partition_of(key, TOPIC_BY_NAME[topic].partitions)
-        while rest:
-            try:
-                out.append(await batch_pubs[topic].publish(
-                    *rest, key=key, partition=partition, no_confirm=True))
-                break
-            except BatchBufferOverflowException as e:
-                fits = max(1, e.message_position)
-                if e.message_position == 0:
-                    out.append(await pubs[topic].publish(rest[0], key=key,
-                                                         partition=partition,
-                                                         no_confirm=True))
-                else:
+    async def publish_many(topic: str, msgs: Sequence[tuple[BaseModel, bytes]]
+                           ) -> list[Any]:
+        """By partition (the key's), in order, in as few batches as fit (a message too
+        large for a batch goes alone); returns the confirmations to await."""
+        by_partition: dict[int, list[tuple[BaseModel, bytes]]] = {}
+        for msg, key in msgs:
+            p = partition_of(key, TOPIC_BY_NAME[topic].partitions)
+            by_partition.setdefault(p, []).append((msg, key))
+        out = []
+        for partition, rest in by_partition.items():
+            while rest:
+                try:
                     out.append(await batch_pubs[topic].publish(
-                        *rest[:fits], key=key, partition=partition, no_confirm=True))
-                rest = rest[fits:]
+                        *(KafkaResponse(m, key=k) for m, k in rest), partition=partition,
+                        no_confirm=True))
+                    break
+                except BatchBufferOverflowException as e:
+                    fits = max(1, e.message_position)
+                    if e.message_position == 0:
+                        out.append(await pubs[topic].publish(
+                            rest[0][0], key=rest[0][1], partition=partition,
+                            no_confirm=True))
+                    else:
+                        out.append(await batch_pubs[topic].publish(
+                            *(KafkaResponse(m, key=k) for m, k in rest[:fits]),
+                            partition=partition, no_confirm=True))
+                    rest = rest[fits:]
         return out
 
-    return router, (publish, publish_batch)
+    return router, (publish, publish_many)
 
 
 def new_broker(s: Settings, metrics: Metrics, tracer: TracerProvider,
@@ -221,11 +226,11 @@ def build_runtime(roles: list[str], store: EventStore, s: Settings, tracer: Trac
     lock = asyncio.Lock()
     for role in roles:
         if role == "relay":
-            router, (publish, publish_batch) = relay_router([broker])
+            router, (publish, publish_many) = relay_router([broker])
             broker.include_router(router)
             rt.relay = Relay(store, publish, checkpoints or StoreCheckpoints(store, "main"),
                              metrics, tracer, poll_s=s.relay_poll_ms / 1000,
-                             sweep_s=s.sweep_s, publish_batch=publish_batch)
+                             sweep_s=s.sweep_s, publish_many=publish_many)
         else:
             core = ServiceCore(role, store, cache)
             rt.cores[role] = core

@@ -234,7 +234,7 @@ def main(seconds: float = 30, deck_size: int | None = None) -> None:
                       f"{len(d.latencies) / seconds:.0f} commands/s (per {SERIES_S:.0f}s: "
                       f"{_series(d)}), {d.rejected} rejected; the services' backlog after "
                       f"the driver stopped: {backlog:.1f}s")
-            players, games_at_once = 2, 20
+            players, games_at_once = 2, 10
             d = asyncio.run(measure(cluster, games_at_once, seconds * 2, players, None))
             drain(cluster.store)
             rate = len(d.latencies) / (2 * seconds)

@@ -42,6 +42,9 @@ class WorkItem(_Msg):
     owner: str
     correlation_id: str | None = None
     causation_id: str | None = None
+    #: the W3C trace context of the relay's dispatch (the relay publishes many games'
+    #: work in one batch, whose headers can carry only one)
+    trace: dict[str, str] | None = None
 
     @property
     def work_id(self) -> str:

@@ -33,14 +33,16 @@ from arbiter_runtime.projection import ProjectionCache
 from arbiter_services import profiling
 from arbiter_services.checkpoint import Checkpoints
 from arbiter_services.messages import AuditMessage, EventMessage, WorkItem
-from arbiter_services.observability import Metrics, continued_span, in_trace, log
+from arbiter_services.observability import Metrics, continued_span, current_traceparent, log
 from arbiter_services.topics import AUDIT, EVENTS, PER_MARKER_WORK, work_key, work_topic
 from arbiter_store import EventStore, StoredEvent
 
 #: publish(topic, message, key) -> an awaitable confirmation (or None when confirmed)
 Publish = Callable[[str, BaseModel, bytes], Awaitable[Any]]
-#: publish_batch(topic, messages, key): the same for messages with one key, in order
-PublishBatch = Callable[[str, Sequence[BaseModel], bytes], Awaitable[Any]]
+#: publish_many(topic, [(message, key), ...]) -> confirmations to await; each key's
+#: messages stay in order (they go to one partition, in as few batches as fit)
+PublishMany = Callable[[str, Sequence[tuple[BaseModel, bytes]]], Awaitable[list[Any]]]
+Outgoing = tuple[str, BaseModel, bytes]  # topic, message, key
 RETRY_S = 0.5  # after a failed page (the broker is away)
 PUBLIC_META = ("command", "command_id", "correlation_id", "causation_id", "actor",
                "work", "work_id", "service", "recorded_at", "trace")
@@ -86,10 +88,10 @@ class Relay:
                  metrics: Metrics, tracer: TracerProvider, page_size: int = 500,
                  poll_s: float = 0.005, sweep_s: float = 3.0,
                  recover_window: int = 20_000,
-                 publish_batch: PublishBatch | None = None) -> None:
+                 publish_many: PublishMany | None = None) -> None:
         self.store = store
         self.publish = publish
-        self.publish_batch = publish_batch
+        self.publish_many = publish_many
         self.checkpoints = checkpoints
         self.metrics = metrics
         self.tracer = tracer
@@ -157,30 +159,29 @@ class Relay:
         page = await anyio.to_thread.run_sync(profiling.PROFILER.call, self._read_page)
         if not page:
             return 0
-        pending: list[Any] = []
         # the work first: the engine waits on it, readers of the events only follow
         touched = list(dict.fromkeys(e.stream_id for e in page if is_game_stream(e.stream_id)))
+        out: list[Outgoing] = []
         for game in touched:
-            pending.extend(await self._dispatch(game))
+            out.extend(self._dispatch(game))
         for stream, group in groupby(page, key=lambda e: e.stream_id):
             events = list(group)
             if is_game_stream(stream):
-                # in the trace of the command that made the last event (the publish
-                # span faststream makes is its child)
-                with in_trace(events[-1].metadata.get("trace") or {}):
-                    msgs = [_event_message(e, i + 1 == len(events))
-                            for i, e in enumerate(events)]
-                    pending.append(await self._publish_all(EVENTS, msgs, stream.encode()))
+                # a span in the trace of the command that made the last event (the
+                # produce itself is batched across games)
+                with continued_span(self.tracer, "relay publish",
+                                    events[-1].metadata.get("trace") or {}, game_id=stream):
+                    out.extend((EVENTS, _event_message(e, i + 1 == len(events)),
+                                stream.encode()) for i, e in enumerate(events))
             elif stream.startswith(AUDIT_PREFIX):
                 game = stream[len(AUDIT_PREFIX):]
-                for e in events:
-                    audit = AuditMessage(game_id=game, position=e.position,
-                                         type="CommandRejected", payload=e.payload,
-                                         rule=e.rule, metadata=_public(e.metadata))
-                    pending.append(await self._publish(AUDIT, audit, game.encode()))
-        await _confirm(pending)
+                out.extend((AUDIT, AuditMessage(game_id=game, position=e.position,
+                                                type="CommandRejected", payload=e.payload,
+                                                rule=e.rule, metadata=_public(e.metadata)),
+                            game.encode()) for e in events)
+        await _confirm(await self._send(out))
         self.position = page[-1].position
-        self._unsaved += len(pending)
+        self._unsaved += len(out)
         await self.save()
         return len(page)
 
@@ -203,9 +204,9 @@ class Relay:
                 if done is not None:
                     self._sent.get(e.stream_id, {}).pop(done, None)
 
-    async def _dispatch(self, game: str, resend: bool = False) -> list[Any]:
-        """Send the work the game owes that is not already on its way (all of it with
-        `resend`)."""
+    def _dispatch(self, game: str, resend: bool = False) -> list[Outgoing]:
+        """The work the game owes that is not already on its way (all of it with
+        `resend`), to send."""
         meta = self._last_meta.get(game, {})
         items = owed_work(self.cache, game, meta)
         state = self.cache.peek(game).state
@@ -218,29 +219,35 @@ class Relay:
         owed = {work_key_of(i.kind, i.marker): i for i in items}
         for key in [k for k in sent if k not in owed]:
             del sent[key]  # done (or no longer owed) without an append seen: forget it
-        out = []
+        out: list[Outgoing] = []
         now = time.monotonic()
         due = [(key, item) for key, item in owed.items() if resend or key not in sent]
         if due:
             with continued_span(self.tracer, "relay dispatch", meta.get("trace") or {},
                                 game_id=game):
+                trace = current_traceparent()  # the owner's span continues this one
                 for key, item in due:
                     sent[key] = now
-                    out.append(await self._publish(work_topic(item.owner), item,
-                                                   work_key(item)))
+                    item = item.model_copy(update={"trace": trace or None})
+                    out.append((work_topic(item.owner), item, work_key(item)))
         if not sent:
             del self._sent[game]
         return out
 
-    async def _publish_all(self, topic: str, msgs: Sequence[BaseModel], key: bytes) -> Any:
-        if self.publish_batch is None:
-            return [await self._publish(topic, m, key) for m in msgs]
-        self.metrics.published.labels(topic).inc(len(msgs))
-        return await self.publish_batch(topic, msgs, key)
-
-    async def _publish(self, topic: str, msg: BaseModel, key: bytes) -> Any:
-        self.metrics.published.labels(topic).inc()
-        return await self.publish(topic, msg, key)
+    async def _send(self, out: list[Outgoing]) -> list[Any]:
+        """Publish, by topic, as few produce batches as the messages' keys allow (each
+        key's messages in order); returns what to await for the broker's confirmation."""
+        by_topic: dict[str, list[tuple[BaseModel, bytes]]] = {}
+        for topic, msg, key in out:
+            by_topic.setdefault(topic, []).append((msg, key))
+        pending: list[Any] = []
+        for topic, msgs in by_topic.items():
+            self.metrics.published.labels(topic).inc(len(msgs))
+            if self.publish_many is not None:
+                pending.extend(await self.publish_many(topic, msgs))
+            else:
+                pending.extend([await self.publish(topic, m, k) for m, k in msgs])
+        return pending
 
     # ------------------------------------------------------------------ recovery
 
@@ -252,7 +259,7 @@ class Relay:
                  if any(now - at >= self.sweep_s for at in keys.values())]
         for game in stuck:
             await anyio.to_thread.run_sync(self.cache.get, game)
-            await _confirm(await self._dispatch(game, resend=True))
+            await _confirm(await self._send(self._dispatch(game, resend=True)))
             log().info("work re-sent", game_id=game)
 
     async def recover(self) -> None:
@@ -262,7 +269,7 @@ class Relay:
         games = await anyio.to_thread.run_sync(self._recent_games, start)
         for game in games:
             await anyio.to_thread.run_sync(self.cache.get, game)
-            await _confirm(await self._dispatch(game))
+            await _confirm(await self._send(self._dispatch(game)))
         log().info("relay recovered", position=self.position, games=len(games))
 
     def _recent_games(self, start: int) -> list[str]:

@@ -53,7 +53,7 @@ def test_one_trace_per_command_across_services() -> None:
             if "arbiter.commands.turn-orchestrator process" in n
             and "arbiter.work.turn-orchestrator process" in n
             and "arbiter.work.sba-checker process" in n
-            and "arbiter.events publish" in n and "relay dispatch" in n]
+            and "relay publish" in n and "relay dispatch" in n]
     assert full, sorted(map(sorted, names.values()))
     start = [n for n in names.values() if "arbiter.commands.variants process" in n]
     assert start and "arbiter.work.turn-orchestrator process" in start[0]
