@@ -28,6 +28,7 @@ import itertools
 import time
 import uuid
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -50,6 +51,7 @@ from arbiter_store import ConcurrencyConflict, EventStore, NewEvent
 Status = Literal["applied", "rejected", "duplicate", "stale", "not_mine"]
 Message = CommandEnvelope | WorkItem
 MAX_TRIES = 8
+APPEND_THREADS = 16  # one batch's games append together (the store's group commit)
 MAX_WORK_BATCHES = 200  # engine batches one work message may decide (a runaway guard)
 ORGANIZER = "organizer"
 #: append ids: a random prefix per process and a counter (uuid4 per batch costs a
@@ -104,6 +106,7 @@ class ServiceCore:
         self.store = store
         self.cache = cache or ProjectionCache(store)
         self.service_id = service_id or name
+        self._pool: ThreadPoolExecutor | None = None
 
     def handle_command(self, env: CommandEnvelope, trace: dict[str, str]) -> Outcome:
         return self.handle_batch([(env, trace)])[0]
@@ -113,29 +116,64 @@ class ServiceCore:
 
     def handle_batch(self, messages: Sequence[tuple[Message, dict[str, str]]]
                      ) -> list[Outcome]:
-        """Handle consumed messages, in order per game; one outcome per message."""
+        """Handle consumed messages, in order per game; one outcome per message. Every
+        game's group is decided, then the appends go to the store together (its group
+        commit makes them one transaction); a game whose append met a newer version is
+        then handled again on its own."""
         by_game: dict[str, list[int]] = {}
         for i, (msg, _) in enumerate(messages):
             by_game.setdefault(msg.game_id, []).append(i)
+        groups = {game: [messages[i] for i in idx] for game, idx in by_game.items()}
+        rounds = {game: self._decide(game, msgs) for game, msgs in groups.items()}
+        failed = self._append_all([r for r, _ in rounds.values()])
         out: list[Outcome | None] = [None] * len(messages)
         for game, idx in by_game.items():
-            for i, o in zip(idx, self._handle_game(game, [messages[i] for i in idx]),
-                            strict=True):
+            r, outs = rounds[game]
+            results = (self._handle_game(game, groups[game], conflicts=1)
+                       if game in failed else self._done(r, outs, 0))
+            for i, o in zip(idx, results, strict=True):
                 out[i] = o
         return [o for o in out if o is not None]
 
     # ------------------------------------------------------------------ one game
 
-    def _handle_game(self, game_id: str, msgs: list[tuple[Message, dict[str, str]]]
-                     ) -> list[Outcome]:
-        conflicts = 0
+    def _decide(self, game_id: str, msgs: list[tuple[Message, dict[str, str]]]
+                ) -> tuple[_Round, list[Outcome]]:
+        with STAGES.timed("load"):
+            proj = self.cache.get(game_id)
+        r = _Round(proj, proj.state.clone(), [], set(), [], {})
+        with STAGES.timed("decide"):
+            outs = [self._command(r, m, t) if isinstance(m, CommandEnvelope)
+                    else self._work(r, m, t) for m, t in msgs]
+        return r, outs
+
+    def _append_all(self, rounds: list[_Round]) -> set[str]:
+        """Append every round (concurrently when several: one group commit); returns the
+        games whose append conflicted."""
+        todo = [r for r in rounds if r.events]
+        if len(todo) <= 1:
+            try:
+                for r in todo:
+                    self._append(r)
+            except ConcurrencyConflict:
+                return {todo[0].proj.game_id}
+            return set()
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=APPEND_THREADS,
+                                            thread_name_prefix=f"{self.name}-append")
+        futures = {r.proj.game_id: self._pool.submit(self._append, r) for r in todo}
+        failed = set()
+        for game, f in futures.items():
+            try:
+                f.result()
+            except ConcurrencyConflict:
+                failed.add(game)
+        return failed
+
+    def _handle_game(self, game_id: str, msgs: list[tuple[Message, dict[str, str]]],
+                     conflicts: int = 0) -> list[Outcome]:
         while True:
-            with STAGES.timed("load"):
-                proj = self.cache.get(game_id)
-            r = _Round(proj, proj.state.clone(), [], set(), [], {})
-            with STAGES.timed("decide"):
-                outs = [self._command(r, m, t) if isinstance(m, CommandEnvelope)
-                        else self._work(r, m, t) for m, t in msgs]
+            r, outs = self._decide(game_id, msgs)
             try:
                 self._append(r)
             except ConcurrencyConflict:
@@ -144,13 +182,17 @@ class ServiceCore:
                     raise RuntimeError(f"{game_id}: gave up after {MAX_TRIES} version "
                                        "conflicts") from None
                 continue
-            for rejection, meta in r.rejections:
-                record_rejection(self.store, game_id, rejection, meta)
-            # the group's conflicts (and retries, if it applied anything) count once
-            retried = conflicts if any(o.status == "applied" for o in outs) else 0
-            return [Outcome(o.status, r.state.version, o.events,
-                            conflicts if i == 0 else 0, o.rejection, retried if i == 0 else 0)
-                    for i, o in enumerate(outs)]
+            return self._done(r, outs, conflicts)
+
+    def _done(self, r: _Round, outs: list[Outcome], conflicts: int) -> list[Outcome]:
+        """Record the round's rejections (its append is stored) and the outcomes."""
+        for rejection, meta in r.rejections:
+            record_rejection(self.store, r.proj.game_id, rejection, meta)
+        # the group's conflicts (and retries, if it applied anything) count once
+        retried = conflicts if any(o.status == "applied" for o in outs) else 0
+        return [Outcome(o.status, r.state.version, o.events,
+                        conflicts if i == 0 else 0, o.rejection, retried if i == 0 else 0)
+                for i, o in enumerate(outs)]
 
     def _append(self, r: _Round) -> None:
         """Append the round's events at the expected version and adopt its state. A
