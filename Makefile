@@ -41,6 +41,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.engine
 	$(BIN)/python -m benchmarks.store
 	$(BIN)/python -m arbiter_services bench
+	$(BIN)/python -m arbiter_services bench --grand-melee --players 100 --seconds 60 --full
 
 # A local Kafka-protocol broker (Tansu) and every service as its own process.
 up: $(STAMP)

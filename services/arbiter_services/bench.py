@@ -234,15 +234,15 @@ def main(seconds: float = 30, deck_size: int | None = None) -> None:
                       f"{len(d.latencies) / seconds:.0f} commands/s (per {SERIES_S:.0f}s: "
                       f"{_series(d)}), {d.rejected} rejected; the services' backlog after "
                       f"the driver stopped: {backlog:.1f}s")
-            players, games_at_once = 2, 10
-            d = asyncio.run(measure(cluster, games_at_once, seconds * 2, players, None))
+            players, deck, games_at_once = 2, 12, 10
+            d = asyncio.run(measure(cluster, games_at_once, seconds * 2, players, deck))
             drain(cluster.store)
             rate = len(d.latencies) / (2 * seconds)
             print(f"bot games per minute: {d.finished * 30 / seconds:.1f} (a game: "
-                  f"{players} players, 40-card decks, played to a win, ~2,400 events and "
-                  f"~580 commands; {games_at_once} at a time, {d.finished} finished in "
-                  f"{2 * seconds:.0f}s), {rate:.0f} commands/s; a 4-player game is "
-                  f"~{FULL_GAME_COMMANDS} commands: ~{rate * 60 / FULL_GAME_COMMANDS:.1f} "
-                  f"4-player games/min at that rate")
+                  f"{players} players, {deck}-card decks, ~780 events, ~195 commands, 11 "
+                  f"turns: it ends when a library runs out; {games_at_once} at a time, "
+                  f"{d.finished} finished in {2 * seconds:.0f}s), {rate:.0f} commands/s; a "
+                  f"4-player game with full decks is ~{FULL_GAME_COMMANDS} commands: ~"
+                  f"{rate * 60 / FULL_GAME_COMMANDS:.1f} such games/min at that rate")
         finally:
             cluster.stop()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
+import weakref
 from collections.abc import Iterator, MutableMapping
 from contextlib import contextmanager
 from typing import Any
@@ -99,22 +100,45 @@ def in_trace(carrier: dict[str, Any]) -> Iterator[None]:
 @contextmanager
 def continued_span(provider: TracerProvider, name: str, carrier: dict[str, Any],
                    **attributes: str) -> Iterator[None]:
-    """A span that continues the trace whose context is in `carrier` (event metadata)."""
+    """A span that continues the trace whose context is in `carrier` (event metadata);
+    only the context when spans are not recorded (no exporter)."""
     ctx = propagate.extract({k: str(v) for k, v in carrier.items()})
     token = otel_context.attach(ctx)
     try:
-        with provider.get_tracer("arbiter").start_as_current_span(name, attributes=attributes):
+        if not recording(provider):
             yield
+        else:
+            with _tracer(provider).start_as_current_span(name, attributes=attributes):
+                yield
     finally:
         otel_context.detach(token)
 
 
 def message_span(provider: TracerProvider, name: str, headers: dict[str, Any]) -> Any:
     """A started span continuing the trace of a consumed message's headers (the caller
-    ends it): a batch handler's span per message."""
+    ends it): a batch handler's span per message (a non-recording one, carrying the
+    context, when spans are not recorded)."""
     ctx = propagate.extract({k: str(v) for k, v in headers.items()})
-    return provider.get_tracer("arbiter").start_span(name, context=ctx,
-                                                     kind=trace.SpanKind.CONSUMER)
+    if not recording(provider):
+        return trace.NonRecordingSpan(trace.get_current_span(ctx).get_span_context())
+    return _tracer(provider).start_span(name, context=ctx, kind=trace.SpanKind.CONSUMER)
+
+
+def recording(provider: TracerProvider) -> bool:
+    """Whether this process records spans (`setup_tracing` turns them off without an
+    exporter)."""
+    return provider.sampler is not ALWAYS_OFF
+
+
+_TRACERS: weakref.WeakKeyDictionary[TracerProvider, Any] = weakref.WeakKeyDictionary()
+
+
+def _tracer(provider: TracerProvider) -> Any:
+    """One tracer per provider (`get_tracer` builds a new one each call)."""
+    t = _TRACERS.get(provider)
+    if t is None:
+        t = _TRACERS[provider] = provider.get_tracer("arbiter")
+    return t
 
 
 def traceparent_of(span: Any) -> dict[str, str]:
