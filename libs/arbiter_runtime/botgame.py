@@ -13,7 +13,7 @@ from arbiter_core.commands import PlayerCommand, PlayerSetup, StartGame
 from arbiter_core.state import GameState, Work
 from arbiter_runtime.bots import RandomBot
 from arbiter_runtime.decks import deck_for_seat
-from arbiter_runtime.play import MAX_TURNS, waiting_players
+from arbiter_runtime.play import MAX_TURNS, MAX_TURNS_PER_PLAYER, waiting_players
 from arbiter_runtime.session import GameSession
 from arbiter_store import EventStore
 
@@ -45,8 +45,9 @@ def engine_idle(state: GameState) -> bool:
 
 def next_action(state: GameState, bots: dict[str, RandomBot]) -> PlayerCommand | None:
     """The action the embedded loop takes next (call only when `engine_idle`)."""
-    if state.turns_taken > MAX_TURNS:
-        raise RuntimeError(f"game {state.game_id} did not end in {MAX_TURNS} turns")
+    limit = max(MAX_TURNS, MAX_TURNS_PER_PLAYER * len(state.seats))  # as play_bot_game
+    if state.turns_taken > limit:
+        raise RuntimeError(f"game {state.game_id} did not end in {limit} turns")
     for player in waiting_players(state):
         action = bots[player].choose(state, player)
         if action is not None:

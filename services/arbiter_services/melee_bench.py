@@ -2,7 +2,7 @@
 services, with 1 and with K stack-resolver processes (part of `make bench`).
 
 1. For scale, the same seeded game in one process (the embedded loop, in-memory
-   store), capped at `seconds`.
+   store), to its end with `full`, else capped at `seconds`.
 2. Windowed runs, side by side: for each resolver count a fresh cluster, the game driven
    for `seconds` by the Kafka driver that acts on every marker whose player may act
    (`melee.drive`): stack resolutions per second, events per second, the version
@@ -162,7 +162,8 @@ def bench(players: int = 100, seconds: float = 60.0, resolvers: tuple[int, ...] 
     """Print the figures (see the module doc); returns the runs."""
     markers = max(1, players // 4)
     gid = spread_game_id(f"melee{players}", min(markers, 4))
-    ref_events, ref_res, ref_done, ref_s = reference_length(players, seed, seconds, gid)
+    ref_events, ref_res, ref_done, ref_s = reference_length(
+        players, seed, FULL_GAME_DEADLINE_S if full else seconds, gid)
     print(f"{players}-player Grand Melee ({markers} turn markers, 40-card decks), seed "
           f"{seed}, game {gid}")
     print(f"in one process (embedded loop, for scale): {ref_events} events "
