@@ -3,7 +3,15 @@
 Every service, the relay and the gateway hold one per game they touch: load it once,
 then catch up from the stream's tail before each use. It also remembers which command
 ids produced events, so a redelivered command is recognised and changes nothing.
-Snapshots (when the store offers them) only shorten the first load.
+
+A cold load (a projection at version 0: a new process, or a game dropped from the cache)
+starts from the stream's latest snapshot and reads only the events after it (issue 4:
+"snapshot + tail"). Only the services' snapshots (`snapshots.encode` with command ids,
+saved by `arbiter_services.core`) are used: they carry the command ids applied up to
+their version, so idempotency survives the load. A snapshot without them (the embedded
+`GameSession`'s) or one that does not decode and rebuild its state hash
+(`InvalidSnapshot`) is ignored, with a warning for the latter: the projection is then
+replayed from event 1, as before.
 """
 
 from __future__ import annotations
@@ -12,10 +20,16 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable
 
+import structlog
+
 from arbiter_core.evolve import apply, empty_state
 from arbiter_core.state import GameState
+from arbiter_runtime import snapshots
 from arbiter_runtime.codec import from_stored
 from arbiter_store import EventStore, StoredEvent
+from arbiter_store.errors import InvalidSnapshot
+
+log = structlog.get_logger(__name__)
 
 
 class GameProjection:
@@ -25,6 +39,7 @@ class GameProjection:
         self.game_id = game_id
         self.state: GameState = empty_state()
         self.commands: dict[str, int] = {}  # command id -> stream version of its last event
+        self.snapshot_version = 0  # the snapshot the projection was loaded from (0: none)
 
     @property
     def version(self) -> int:
@@ -49,10 +64,33 @@ class GameProjection:
             n += 1
         return n
 
+    def load_snapshot(self, store: EventStore, to_version: int | None = None) -> bool:
+        """Start from the latest usable snapshot at or below `to_version` (only at
+        version 0); False if there is none (the projection is left as it was)."""
+        if self.state.version != 0:
+            return False
+        snap = store.load_snapshot(self.game_id, to_version)
+        if snap is None:
+            return False
+        try:
+            state, commands = snapshots.decode_with_commands(snap.state, snap.state_hash)
+        except InvalidSnapshot as e:
+            log.warning("snapshot_invalid", game_id=self.game_id, version=snap.version,
+                        error=str(e))
+            return False
+        if commands is None:  # no command ids: loading it would lose idempotency
+            return False
+        self.state, self.commands = state, commands
+        self.snapshot_version = state.version
+        return True
+
     def catch_up(self, store: EventStore, to_version: int | None = None) -> list[StoredEvent]:
-        """Read and apply the stream's tail; returns the events applied."""
+        """Read and apply the stream's tail (on a cold load: the snapshot's tail);
+        returns the events applied."""
         if to_version is not None and to_version <= self.state.version:
             return []
+        if self.state.version == 0:
+            self.load_snapshot(store, to_version)
         tail = store.read_stream(self.game_id, self.state.version + 1, to_version)
         self.apply_all(tail)
         return tail

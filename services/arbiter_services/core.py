@@ -17,9 +17,20 @@ A thin shell over the pure core (`decide`), for a batch of consumed messages at 
 
 Idempotent: a command id already in the game stream or the audit stream is a no-op; a
 work message when its owner owes no work is `stale`; the store refuses a second append
-with the same first `command_id` (a command's id, or `game:version:kind:marker`). Rule
-violations go to the game's audit stream (`CommandRejected`) once the group's append is
-stored, never to the game stream.
+with the same first `command_id` (a command's id, or `game:version:kind:marker`), and the
+command ids of the earlier append it answers with are learnt before deciding again (so
+that command is then a duplicate, not a conflict again). Rule violations go to the
+game's audit stream (`CommandRejected`) once the group's append is stored, never to the
+game stream.
+
+Snapshots (issue 4: "loads state from the store (snapshot + tail)"): the append that
+takes a game's stream across a multiple of `snapshot_every(players)` events saves a
+snapshot of the state it produced, with the projection's command ids
+(`snapshots.encode(state, commands)`). Exactly one append crosses each multiple, so one
+snapshot is saved per multiple among all the processes, with no store read to decide it.
+The state is copied on the append's thread and saved on a background thread
+(`snapshotter.py`). A cold projection (`ProjectionCache`) loads the latest one plus the
+events after it.
 """
 
 from __future__ import annotations
@@ -40,13 +51,15 @@ from arbiter_core.errors import InvalidCommand, RuleViolation
 from arbiter_core.events import Event
 from arbiter_core.evolve import apply
 from arbiter_core.state import GameState, Work
+from arbiter_runtime import snapshots
 from arbiter_runtime.audit import CommandRejected, record_rejection, rejected
 from arbiter_runtime.codec import to_new_event
 from arbiter_runtime.projection import GameProjection, ProjectionCache
 from arbiter_services.messages import CommandEnvelope, WorkItem
 from arbiter_services.profiling import STAGES
+from arbiter_services.snapshotter import Snapshotter
 from arbiter_services.topics import COMMAND_CONSUMERS, PER_MARKER_WORK
-from arbiter_store import ConcurrencyConflict, EventStore, NewEvent
+from arbiter_store import ConcurrencyConflict, EventStore, NewEvent, StoredEvent
 
 Status = Literal["applied", "rejected", "duplicate", "stale", "not_mine"]
 Message = CommandEnvelope | WorkItem
@@ -101,12 +114,16 @@ class ServiceCore:
     """The decide-and-append loop of one service (`name` is its owner name)."""
 
     def __init__(self, name: str, store: EventStore, cache: ProjectionCache | None = None,
-                 service_id: str = "") -> None:
+                 service_id: str = "", snapshot_every: int | None = None) -> None:
+        """`snapshot_every`: events between snapshots (None: `snapshots.snapshot_every`
+        of the game's players; 0: never)."""
         self.name = name
         self.store = store
         self.cache = cache or ProjectionCache(store)
         self.service_id = service_id or name
+        self.snapshot_every = snapshot_every
         self._pool: ThreadPoolExecutor | None = None
+        self.snapshotter = Snapshotter(store, name)
 
     def handle_command(self, env: CommandEnvelope, trace: dict[str, str]) -> Outcome:
         return self.handle_batch([(env, trace)])[0]
@@ -196,23 +213,42 @@ class ServiceCore:
 
     def _append(self, r: _Round) -> None:
         """Append the round's events at the expected version and adopt its state. A
-        `command_id` the store already holds means another instance got there first:
-        treated as a conflict (catch up, decide again)."""
+        `command_id` the store already holds means another instance got there first (or
+        it was applied before the snapshot the projection was loaded from): its command
+        ids are learnt, then it is treated as a conflict (catch up, decide again)."""
         if not r.events:
             return
         assert r.first_id is not None
         first_append = r.events[0].metadata["append_id"]
+        before = r.proj.version
         with STAGES.timed("append"):
-            stored = self.store.append(r.proj.game_id, r.proj.version, r.events,
+            stored = self.store.append(r.proj.game_id, before, r.events,
                                        command_id=r.first_id)
         if not stored or stored[0].metadata.get("append_id") != first_append:
-            raise ConcurrencyConflict(r.proj.game_id, r.proj.version, stored[-1].version
-                                      if stored else r.proj.version)
+            if stored:
+                self._learn(r, stored)
+            raise ConcurrencyConflict(r.proj.game_id, before, stored[-1].version
+                                      if stored else before)
         if stored[-1].version != r.state.version:  # pragma: no cover - a core bug
             raise RuntimeError(f"{r.proj.game_id}: stored up to {stored[-1].version}, "
                                f"decided up to {r.state.version}")
         r.proj.state = r.state  # the decided events applied: what the store now holds
         r.proj.commands.update(r.applied_ids)
+        every = (self.snapshot_every if self.snapshot_every is not None
+                 else snapshots.snapshot_every(len(r.state.seats)))
+        if every > 0 and r.state.version // every > before // every:
+            self.snapshotter.submit(r.proj)
+
+    @staticmethod
+    def _learn(r: _Round, stored: list[StoredEvent]) -> None:
+        """The store answered with the earlier append of the round's first id: its
+        command ids (and the first id, if a command's) are already applied."""
+        for e in stored:
+            cid = e.metadata.get("command_id")
+            if isinstance(cid, str):
+                r.proj.commands.setdefault(cid, e.version)
+        if r.first_id in r.decided:
+            r.proj.commands.setdefault(r.first_id, stored[-1].version)
 
     # ------------------------------------------------------------------ commands
 

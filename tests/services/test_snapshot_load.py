@@ -1,0 +1,219 @@
+"""Services load a game from its latest snapshot plus the tail, and save the snapshots
+(issue 4: "Each service loads state from the store (snapshot + tail), decides, and
+appends with an expected version"); idempotency survives a load from a snapshot."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from structlog.testing import capture_logs
+
+from arbiter_core.commands import PassPriority, StartGame
+from arbiter_core.decide import WORK_OWNERS
+from arbiter_core.hashing import state_hash
+from arbiter_core.state import GameState, Priority, Work
+from arbiter_runtime import snapshots
+from arbiter_runtime.botgame import engine_idle, make_bots, next_action, start_command
+from arbiter_runtime.projection import GameProjection, ProjectionCache
+from arbiter_runtime.session import GameSession
+from arbiter_services.core import ORGANIZER, ServiceCore
+from arbiter_services.messages import CommandEnvelope, WorkItem
+from arbiter_services.topics import COMMAND_CONSUMERS, SERVICES, VARIANTS
+from arbiter_store import EventStore, NewEvent, StoredEvent, open_store
+
+GAME = "snap"
+
+
+def cores(store: EventStore, every: int | None = None) -> dict[str, ServiceCore]:
+    return {name: ServiceCore(name, store, snapshot_every=every) for name in SERVICES}
+
+
+def play(store: EventStore, cs: dict[str, ServiceCore], start: StartGame,
+         until: Callable[[GameState], bool] = lambda s: s.game_over
+         ) -> list[CommandEnvelope]:
+    """The embedded bot game, every step through the services' cores (the relay's
+    dispatch inline); returns the player commands sent, in order."""
+    env = CommandEnvelope(game_id=start.game_id, command_id=f"{start.game_id}-start",
+                          actor=ORGANIZER, command=start.model_dump(mode="json"))
+    assert cs[VARIANTS].handle_command(env, {}).status == "applied"
+    return drive(store, cs, start, until)
+
+
+def drive(store: EventStore, cs: dict[str, ServiceCore], start: StartGame,
+          until: Callable[[GameState], bool]) -> list[CommandEnvelope]:
+    """Hand each owed work item to its owner, else let a bot act, until `until`."""
+    game = start.game_id
+    sent: list[CommandEnvelope] = []
+    reader = GameProjection(game)
+    bots = make_bots(start)
+    for _ in range(100_000):
+        reader.catch_up(store)
+        s = reader.state
+        if s.game_over or until(s):
+            break
+        work = [m for m in s.markers.values() if isinstance(m.pending, Work)]
+        if work:
+            kind = work[0].pending.kind  # type: ignore[union-attr]
+            item = WorkItem(game_id=game, marker=work[0].number, version=s.version,
+                            kind=kind, owner=WORK_OWNERS[kind])
+            assert cs[item.owner].handle_work(item, {}).status == "applied"
+            continue
+        action = next_action(s, bots)
+        assert action is not None, "nobody can act"
+        env = CommandEnvelope(game_id=game, command_id=f"{game}-{s.version}-c{len(sent)}",
+                              actor=action.player, command=action.model_dump(mode="json"))
+        assert cs[COMMAND_CONSUMERS[action.type]].handle_command(env, {}).status == "applied"
+        sent.append(env)
+    for c in cs.values():
+        c.snapshotter.flush()
+    return sent
+
+
+def replayed(store: EventStore, to: int | None = None) -> GameProjection:
+    """The projection from event 1 (what every load did before snapshots)."""
+    p = GameProjection(GAME)
+    p.apply_all(store.read_stream(GAME, 1, to))
+    return p
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A whole 2-player game through the services, default snapshot policy."""
+    url = str(tmp_path_factory.mktemp("snap") / "game.sqlite")
+    with open_store(url) as store:
+        cs = cores(store)
+        play(store, cs, start_command(GAME, 2, 3))
+        assert sum(c.snapshotter.saved for c in cs.values()) >= 2
+    return url
+
+
+def test_services_save_one_snapshot_per_multiple_of_the_policy(played: str) -> None:
+    every = snapshots.snapshot_every(2)
+    with open_store(played) as store:
+        end = store.stream_version(GAME)
+        assert end >= 2 * every
+        for k in range(1, end // every + 1):
+            snap = store.load_snapshot(GAME, k * every + every - 1)
+            assert snap is not None
+            # the append that crossed k * every saved the state it produced
+            assert k * every <= snap.version < k * every + every
+            state, commands = snapshots.decode_with_commands(snap.state, snap.state_hash)
+            assert commands is not None  # the services' format: with the command ids
+            full = replayed(store, snap.version)
+            assert state_hash(state) == state_hash(full.state)
+            assert commands == full.commands
+        # the embedded loader reads the services' format too
+        assert (state_hash(GameSession.load(store, GAME).state)
+                == state_hash(replayed(store).state))
+
+
+def test_a_cold_load_reads_only_the_tail_after_the_snapshot(played: str) -> None:
+    with open_store(played) as store:
+        full = replayed(store)
+        snap = store.load_snapshot(GAME)
+        assert snap is not None and 0 < snap.version < full.version
+        cold = GameProjection(GAME)
+        tail = cold.catch_up(store)
+        assert cold.snapshot_version == snap.version
+        assert len(tail) == full.version - snap.version  # not full.version events
+        assert [e.version for e in tail] == list(range(snap.version + 1, full.version + 1))
+        assert state_hash(cold.state) == state_hash(full.state)
+        assert cold.commands == full.commands
+        # to an earlier version: the latest snapshot at or below it
+        mid = 2 * snapshots.snapshot_every(2) - 1
+        below = store.load_snapshot(GAME, mid)
+        assert below is not None and below.version < snap.version
+        earlier = ProjectionCache(store).get(GAME, mid)
+        assert (earlier.snapshot_version, earlier.version) == (below.version, mid)
+        assert state_hash(earlier.state) == state_hash(replayed(store, mid).state)
+        assert earlier.commands == replayed(store, mid).commands
+
+
+def test_a_corrupt_or_idless_snapshot_falls_back_to_the_full_replay(tmp_path: Path,
+                                                                     played: str) -> None:
+    url = str(tmp_path / "copy.sqlite")
+    with open_store(played) as src, open_store(url) as store:
+        store.append(GAME, 0, [_new(e) for e in src.read_stream(GAME)])
+        full = replayed(store)
+        mid = replayed(store, full.version - 10)
+        good = snapshots.encode(mid.state, mid.commands)
+        for blob, digest, warned in (
+                (b"not zlib", state_hash(mid.state), True),
+                (good[:-5], state_hash(mid.state), True),  # truncated
+                (good, "0" * 64, True),  # does not rebuild its state
+                (snapshots.encode(mid.state), state_hash(mid.state), False)):  # no ids
+            store.save_snapshot(GAME, mid.version, blob, digest)
+            cold = GameProjection(GAME)
+            with capture_logs() as logs:
+                tail = cold.catch_up(store)
+            assert cold.snapshot_version == 0
+            assert len(tail) == full.version
+            assert state_hash(cold.state) == state_hash(full.state)
+            assert cold.commands == full.commands
+            assert [x["event"] for x in logs] == (["snapshot_invalid"] if warned else [])
+        store.save_snapshot(GAME, mid.version, good, state_hash(mid.state))
+        assert len(GameProjection(GAME).catch_up(store)) == 10  # the good one is used
+
+
+def _new(e: StoredEvent) -> NewEvent:
+    return NewEvent(e.type, e.schema_version, e.payload, e.rule, e.metadata)
+
+
+def _waits_for_priority(state: GameState) -> bool:
+    return engine_idle(state) and isinstance(state.markers[1].pending, Priority)
+
+
+def _priority_holder(state: GameState) -> str:
+    p = state.markers[1].pending
+    assert isinstance(p, Priority)
+    return p.player
+
+
+def test_a_command_redelivered_after_a_restart_past_a_snapshot_is_a_duplicate() -> None:
+    with open_store(":memory:") as store:
+        cs = cores(store, every=40)
+        start = start_command(GAME, 2, 3, deck_size=12)
+        sent = play(store, cs, start, until=lambda s: s.version > 400)
+        snap = store.load_snapshot(GAME)
+        assert snap is not None
+        applied = {e.metadata["command_id"]: e.version for e in store.read_stream(GAME)
+                   if "command_id" in e.metadata}
+        old = [env for env in sent if applied.get(env.command_id, 10**9) < snap.version]
+        assert len(old) >= 3
+        version = store.stream_version(GAME)
+        for env in (old[0], old[len(old) // 2], old[-1]):
+            restarted = ServiceCore(COMMAND_CONSUMERS[env.command["type"]], store)
+            out = restarted.handle_command(env, {})
+            assert restarted.cache.get(GAME).snapshot_version == snap.version
+            assert (out.status, out.conflicts) == ("duplicate", 0)  # by the projection
+        assert store.stream_version(GAME) == version  # no new events
+        assert store.read_stream(f"audit:{GAME}") == []  # and no rejection
+
+
+def test_the_store_answering_with_an_earlier_append_makes_a_duplicate() -> None:
+    """A projection that does not know a command id the store holds (as if loaded from a
+    snapshot without ids): the store's answer to the repeated first id is learnt, the
+    command is a duplicate, not a conflict until MAX_TRIES."""
+    with open_store(":memory:") as store:
+        cs = cores(store, every=0)
+        start = start_command(GAME, 2, 3, deck_size=12)
+        play(store, cs, start, until=lambda s: s.version > 100 and _waits_for_priority(s))
+        holder = _priority_holder(replayed(store).state)
+        env = CommandEnvelope(game_id=GAME, command_id="cmd-first-0001", actor=holder,
+                              command=PassPriority(player=holder).model_dump(mode="json"))
+        assert cs["turn-orchestrator"].handle_command(env, {}).status == "applied"
+        drive(store, cs, start, until=_waits_for_priority)
+        version = store.stream_version(GAME)
+        # a new instance whose projection lost the id, while the pass is legal again
+        again = ServiceCore("turn-orchestrator", store)
+        proj = again.cache.get(GAME)
+        del proj.commands["cmd-first-0001"]
+        holder_now = _priority_holder(proj.state)
+        env2 = CommandEnvelope(game_id=GAME, command_id="cmd-first-0001", actor=holder_now,
+                               command=PassPriority(player=holder_now).model_dump(mode="json"))
+        out = again.handle_command(env2, {})
+        assert (out.status, out.conflicts) == ("duplicate", 1)
+        assert store.stream_version(GAME) == version
+        assert proj.commands["cmd-first-0001"] <= version
