@@ -77,6 +77,10 @@ class StoreBase(EventStore):
 
     #: Seconds between re-reads when a subscription hears no append.
     default_poll_interval: float = 1.0
+    #: Whether appends carry their position-independent hash input
+    #: (:func:`~arbiter_store.integrity.hash_parts`, framed before any lock) to the
+    #: backend; else ``AppendRequest.parts`` is None and the backend hashes in one pass.
+    _frames_hash_input: bool = True
 
     def __init__(self, upcasters: Upcasters | None = None) -> None:
         if upcasters is not None and not isinstance(upcasters, Upcasters):
@@ -160,7 +164,8 @@ class StoreBase(EventStore):
                 self._record_tracking(tracking)
             return []
         request = AppendRequest(stream_id, expected_version, encoded,
-                                hash_parts(stream_id, expected_version, encoded),
+                                hash_parts(stream_id, expected_version, encoded)
+                                if self._frames_hash_input else None,
                                 command_id, tracking)
         self._combiner.submit(request)
         if request.error is not None:
@@ -173,9 +178,9 @@ class StoreBase(EventStore):
 
     def _stored(self, stream_id: str, expected_version: int, base: int,
                 events: list[EncodedEvent]) -> list[StoredEvent]:
-        """What :meth:`append` returns for a new batch, decoded from the bytes it stored
-        (what a later read returns) without reading them back."""
-        decode, upcasters = _decoder.decode, self._upcasters
+        """What :meth:`append` returns for a new batch: the bytes it stored (what a later
+        read decodes), decoded on first access (:mod:`.lazy`); upcast payloads eagerly."""
+        upcasters = self._upcasters
         new, (s_stream, s_version, s_position, s_type, s_schema, s_payload, s_rule,
               s_metadata) = object.__new__, STORED_EVENT_SETTERS
         stored: list[StoredEvent] = []
@@ -184,20 +189,21 @@ class StoreBase(EventStore):
         for type_, schema_version, payload, rule, metadata in events:
             version += 1
             position += 1
-            data = decode(payload)
-            if upcasters is not None and (type_, schema_version) in upcasters:
-                schema_version, data = upcasters.upcast(
-                    type_, schema_version, data,
-                    where=f"event {stream_id!r}@{version} (position {position})")
             event = new(StoredEvent)
             s_stream(event, stream_id)
             s_version(event, version)
             s_position(event, position)
             s_type(event, type_)
+            if upcasters is not None and (type_, schema_version) in upcasters:
+                schema_version, data = upcasters.upcast(
+                    type_, schema_version, _decoder.decode(payload),
+                    where=f"event {stream_id!r}@{version} (position {position})")
+                s_payload(event, data)
+            else:
+                s_payload(event, payload)  # bytes: pending
             s_schema(event, schema_version)
-            s_payload(event, data)
             s_rule(event, rule)
-            s_metadata(event, {} if metadata == b"{}" else decode(metadata))
+            s_metadata(event, {} if metadata == b"{}" else metadata)
             append(event)
         return stored
 

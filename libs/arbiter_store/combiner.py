@@ -7,7 +7,8 @@ that finds another one in progress joins a queue; the thread in progress (the
 *leader*), when done, hands the lead to the oldest waiting append, whose thread then
 takes every compatible request from the queue and executes them in one transaction
 with one flush (:meth:`~arbiter_store.base.StoreBase._append_group`).  Alone, an
-append is its own group of one and never waits.  A leader that finds fewer requests
+append is its own group of one and never waits (nor queues: with nobody in progress
+and a last group of one, it runs at once).  A leader that finds fewer requests
 queued than the previous group held waits briefly for the others (the writers of that
 group are on their way back; without the wait, the first one back would commit alone
 and the rest wait for its flush): at most half the previous group's execution time and
@@ -58,7 +59,8 @@ class AppendRequest:
                  "events", "expected_version", "parts", "stream_id", "tracking")
 
     def __init__(self, stream_id: str, expected_version: int, events: list[EncodedEvent],
-                 parts: HashParts, command_id: str | None, tracking: Tracking | None) -> None:
+                 parts: HashParts | None, command_id: str | None,
+                 tracking: Tracking | None) -> None:
         self.stream_id = stream_id
         self.expected_version = expected_version
         self.events = events
@@ -91,12 +93,28 @@ class Combiner:
     def submit(self, request: AppendRequest) -> None:
         """Run ``request`` (alone or in a group); on return its outcome is set."""
         with self._mutex:
-            self._queue.append(request)
             lead = not self._busy
             self._busy = True
-            if not lead:
-                event = request._event = request._event or threading.Event()
-                self._arrived.notify()
+            # Nobody in progress (so nobody queued) and no group to wait for: run alone
+            # at once, without queueing.
+            alone = lead and self._last_size <= 1
+            if not alone:
+                self._queue.append(request)
+                if not lead:
+                    event = request._event = request._event or threading.Event()
+                    self._arrived.notify()
+        if alone:
+            started = time.perf_counter()
+            try:
+                self._execute([request])
+            except BaseException as exc:  # don't leave anyone waiting
+                if not request.done:
+                    request.error = exc
+            finally:
+                self._last_seconds = time.perf_counter() - started
+                with self._mutex:
+                    self._pass_lead()
+            return
         if not lead:
             try:
                 event.wait()  # set when the request is done, or handed the lead

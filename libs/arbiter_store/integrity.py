@@ -33,7 +33,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from .errors import StoreError
 from .model import Anchor, ChainBreak, VerifyReport
@@ -45,6 +45,7 @@ __all__ = [
     "HashParts",
     "RawEvent",
     "anchor_key_from_env",
+    "chain_rows",
     "event_hash",
     "hash_parts",
     "link",
@@ -145,26 +146,39 @@ def hash_parts(stream_id: str, expected_version: int,
     pre: list[bytes] = []
     mid: list[bytes] = []
     end: list[bytes] = []
-    kinds, rules = _KIND_FRAMES, _RULE_FRAMES
-    if len(kinds) > _CACHE_LIMIT or len(rules) > _CACHE_LIMIT:
-        kinds.clear()
-        rules.clear()
+    kinds, rules = _frame_caches()
     version = expected_version
     for type_, schema_version, payload, rule, metadata in events:
         version += 1
         digits = b"%d" % version
         pre.append(head + len(digits).to_bytes(8, "big") + digits)
-        kind = kinds.get((type_, schema_version))
-        if kind is None:
-            kind = kinds[type_, schema_version] = b"".join((
-                _frame(b"s", type_.encode()), _frame(b"i", str(schema_version).encode()), b"b"))
+        kind = kinds.get((type_, schema_version)) or _kind_frame(type_, schema_version)
         mid.append(kind + len(payload).to_bytes(8, "big"))
-        frame = rules.get(rule)
-        if frame is None:
-            frame = rules[rule] = b"".join((
-                _NO_RULE if rule is None else _frame(b"s", rule.encode()), b"b"))
+        frame = rules.get(rule) or _rule_frame(rule)
         end.append(frame + len(metadata).to_bytes(8, "big"))
     return HashParts(pre, mid, end)
+
+
+def _frame_caches() -> tuple[dict[tuple[str, int], bytes], dict[str | None, bytes]]:
+    kinds, rules = _KIND_FRAMES, _RULE_FRAMES
+    if len(kinds) > _CACHE_LIMIT or len(rules) > _CACHE_LIMIT:
+        kinds.clear()
+        rules.clear()
+    return kinds, rules
+
+
+def _kind_frame(type_: str, schema_version: int) -> bytes:
+    """The type and schema version frames and the payload frame's tag (cached)."""
+    frame = _KIND_FRAMES[type_, schema_version] = b"".join((
+        _frame(b"s", type_.encode()), _frame(b"i", str(schema_version).encode()), b"b"))
+    return frame
+
+
+def _rule_frame(rule: str | None) -> bytes:
+    """The rule frame and the metadata frame's tag (cached)."""
+    frame = _RULE_FRAMES[rule] = b"".join((
+        _NO_RULE if rule is None else _frame(b"s", rule.encode()), b"b"))
+    return frame
 
 
 #: Frames of (type, schema_version) and of rules, which repeat from event to event.
@@ -174,6 +188,8 @@ _CACHE_LIMIT = 10_000
 #: The tag and 8-byte big-endian length of a position's frame, by its digit count
 #: (positions are int64: at most 19 digits).
 _POSITION_TAGS: Final = tuple(b"i" + n.to_bytes(8, "big") for n in range(21))
+#: 8-byte big-endian lengths of the common payload and metadata sizes.
+_LENGTHS: Final = tuple(n.to_bytes(8, "big") for n in range(4096))
 
 
 def link(prev_hash: str, base_position: int, parts: HashParts,
@@ -190,6 +206,36 @@ def link(prev_hash: str, base_position: int, parts: HashParts,
         append(digest)
         prev = digest.encode("ascii")
     return hashes
+
+
+def chain_rows(prev_hash: str, stream_id: str, expected_version: int, base_position: int,
+               events: Sequence[EncodedEvent]) -> tuple[list[Any], str]:
+    """The rows of a batch appended after ``(expected_version, prev_hash)`` whose first
+    event gets ``base_position + 1``, flattened (the 9 :class:`RawEvent` columns of each
+    row in turn), and the last event's hash: :func:`hash_parts` and :func:`link` in one
+    pass, for a backend that hashes where it inserts (identical hashes)."""
+    head = _EVENT_DOMAIN + _frame(b"s", stream_id.encode())
+    kinds, rules = _frame_caches()
+    tags, lengths, sha256, join = _POSITION_TAGS, _LENGTHS, hashlib.sha256, b"".join
+    values: list[Any] = []
+    prev, digest = prev_hash.encode("ascii"), prev_hash
+    version, position = expected_version, base_position
+    for type_, schema_version, payload, rule, metadata in events:
+        version += 1
+        position += 1
+        v_digits, p_digits, size, meta_size = (
+            b"%d" % version, b"%d" % position, len(payload), len(metadata))
+        digest = sha256(join((
+            prev, head, tags[len(v_digits)], v_digits, tags[len(p_digits)], p_digits,
+            kinds.get((type_, schema_version)) or _kind_frame(type_, schema_version),
+            lengths[size] if size < 4096 else size.to_bytes(8, "big"), payload,
+            rules.get(rule) or _rule_frame(rule),
+            lengths[meta_size] if meta_size < 4096 else meta_size.to_bytes(8, "big"),
+            metadata))).hexdigest()
+        prev = digest.encode("ascii")
+        values += (stream_id, version, position, type_, schema_version, payload, rule,
+                   metadata, digest)
+    return values, digest
 
 
 def _raw(value: bytes | str) -> bytes:

@@ -30,6 +30,8 @@ from dataclasses import dataclass, field, fields
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
 
+from .lazy import lazy_fields
+
 if TYPE_CHECKING:
     from .subscription import Subscription
 
@@ -75,7 +77,8 @@ class StoredEvent:
 
     ``payload`` and ``metadata`` are always the decoded form of the stored bytes, so
     the events returned by :meth:`EventStore.append` compare equal to the events read
-    back later (tuples come back as lists, and so on; see :mod:`arbiter_store.codec`).
+    back later (tuples come back as lists, and so on; see :mod:`arbiter_store.codec`);
+    those of :meth:`EventStore.append` decode on first access (:mod:`.lazy`).
     """
 
     stream_id: str
@@ -91,9 +94,11 @@ class StoredEvent:
 #: The slot setters of :class:`StoredEvent`, in field order.  The store builds its
 #: records with ``object.__new__`` and these (about half the cost of the frozen
 #: dataclass's ``__init__``, which calls ``object.__setattr__`` per field); the result
-#: is an ordinary, equal, immutable instance.
+#: is an ordinary, equal, immutable instance.  ``payload`` and ``metadata`` decode on
+#: first access when the store sets them to encoded bytes (see :mod:`.lazy`).
 STORED_EVENT_SETTERS: tuple[Any, ...] = tuple(
     StoredEvent.__dict__[f.name].__set__ for f in fields(StoredEvent))
+lazy_fields(StoredEvent, ("payload", "metadata"))
 
 
 @dataclass(frozen=True, slots=True)

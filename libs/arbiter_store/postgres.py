@@ -71,7 +71,7 @@ from .errors import (
     MigrationRequired,
     StoreError,
 )
-from .integrity import VerifyInput
+from .integrity import VerifyInput, hash_parts
 from .location import redact
 from .migrations import latest_version, missing_schema_message
 from .model import Anchor, Snapshot, Tracking
@@ -231,6 +231,8 @@ class PostgresEventStore(SQLReads):
 
     def _params(self, group: list[AppendRequest]) -> tuple[Any, ...]:
         events = [event for request in group for event in request.events]
+        parts = [hash_parts(r.stream_id, r.expected_version, r.events) if r.parts is None
+                 else r.parts for r in group]
         return (
             texts([r.stream_id for r in group]), bigints([r.expected_version for r in group]),
             texts([r.command_id for r in group]),
@@ -241,9 +243,9 @@ class PostgresEventStore(SQLReads):
             texts([e.type for e in events]), integers([e.schema_version for e in events]),
             byteas([e.payload for e in events]), texts([e.rule for e in events]),
             byteas([e.metadata for e in events]),
-            byteas([part for r in group for part in r.parts.pre]),
-            byteas([part for r in group for part in r.parts.mid]),
-            byteas([part for r in group for part in r.parts.end]),
+            byteas([part for p in parts for part in p.pre]),
+            byteas([part for p in parts for part in p.mid]),
+            byteas([part for p in parts for part in p.end]),
             self._channel)
 
     def _record_tracking(self, tracking: Tracking) -> None:

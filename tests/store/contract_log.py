@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import itertools
+import pickle
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -71,6 +73,45 @@ class LogContract(ContractBase):
         (third,) = store.append("s", 0, [NewEvent("T", 1, {"pair": (1, 2), "b": {"z": 1}})])
         assert third.payload == {"b": {"z": 1}, "pair": [1, 2]}  # decoded JSON, also on append
         assert store.read_all()[-1] == third
+
+    def test_returned_events_decode_on_first_access_and_equal_a_later_read(
+        self, store: EventStore
+    ) -> None:
+        """append returns the bytes it stored, decoded on first access (arbiter_store.lazy):
+        they equal what a read decodes, and each field is decoded once (one dict)."""
+        batch = [NewEvent("T", 1, {"pair": (1, 2), "deep": {"b": [1, {"c": None}]}}, None,
+                          {"actor": "x", "at": (3,)}),
+                 NewEvent("U", 2, {"n": 1, "big": 2**70}, "r")]
+        stored = store.append("lazy", 0, batch)
+        first = stored[0]
+        assert first.payload is first.payload and first.metadata is first.metadata
+        assert first.payload == {"deep": {"b": [1, {"c": None}]}, "pair": [1, 2]}
+        assert type(first.payload) is dict and first.metadata == {"actor": "x", "at": [3]}
+        assert stored == store.read_stream("lazy")
+        # never accessed: equality, repr, pickling, asdict, replace all see decoded fields
+        again = store.append("lazy", 2, batch)
+        read = store.read_stream("lazy", 3)
+        assert repr(again) == repr(read) and again == read
+        untouched = store.append("lazy", 4, batch)
+        assert pickle.loads(pickle.dumps(untouched)) == store.read_stream("lazy", 5)
+        untouched = store.append("lazy", 6, batch)
+        assert [dataclasses.asdict(e) for e in untouched] == [
+            dataclasses.asdict(e) for e in store.read_stream("lazy", 7)]
+        untouched = store.append("lazy", 8, batch)
+        assert dataclasses.replace(untouched[1], version=1) == dataclasses.replace(
+            store.read_stream("lazy", 10)[0], version=1)
+        # threads reading a field for the first time at once all get the same dict
+        events = store.append("lazy", 10, [ev(i, meta="m") for i in range(300)])
+        barrier = threading.Barrier(4)
+
+        def grab(_: int) -> list[dict[str, Any]]:
+            barrier.wait()
+            return [e.payload for e in events]
+
+        with ThreadPoolExecutor(4) as pool:
+            seen = list(pool.map(grab, range(4)))
+        assert all(got[i] is e.payload for got in seen for i, e in enumerate(events))
+        assert events == store.read_stream("lazy", 11)
 
     def test_unencodable_payload_raises_and_writes_nothing(self, store: EventStore) -> None:
         with pytest.raises(TypeError, match="not JSON-encodable"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 from pathlib import Path
 from typing import Any
@@ -119,3 +120,15 @@ def test_upcasters_decorator_form() -> None:
     assert upcasters.upcast("T", 1, {"old": 2}) == (2, {"new": 2})
     assert upcasters.upcast("T", 2, {"new": 3}) == (2, {"new": 3})
     assert upcasters.upcast("Other", 1, {}) == (1, {})
+
+
+def test_a_stored_event_made_in_code_keeps_its_fields() -> None:
+    """Only the store's own setters leave a field pending (encoded bytes, arbiter_store.lazy):
+    a bytes value given to the constructor is kept as is, and the fields stay frozen."""
+    raw: Any = b'{"a":1}'
+    event = StoredEvent("s", 1, 1, "T", 1, raw, None, {})
+    assert event.payload is raw and event.metadata == {}
+    assert event == StoredEvent("s", 1, 1, "T", 1, raw, None, {})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        event.payload = {}  # type: ignore[misc]
+    assert dataclasses.replace(event, version=2).payload is raw
