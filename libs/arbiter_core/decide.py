@@ -19,6 +19,7 @@ from arbiter_core import (
     grand_melee,
     leaving,
     life,
+    optional,
     payments,
     resolve,
     sba,
@@ -292,8 +293,14 @@ def _choose_option(t: Txn, cmd: ChooseOption) -> None:
             eff = effs[item.resume_at]
             mana = eff.unless_that_player_pays if isinstance(eff, DrawCards) else ""
             pay(t, cmd.player, parse_cost(mana), None)  # 118.12a; RuleViolation if unable
-        effect_decisions.unless_answered(t, m, t.s.stack_items[d.stack_item], cmd.option == "pay")
-        resolve.resume(t, t.s.markers[m.number], t.s.stack_items[d.stack_item])
+        if not effect_decisions.unless_answered(t, m, t.s.stack_items[d.stack_item],
+                                                cmd.option == "pay"):
+            resolve.resume(t, t.s.markers[m.number], t.s.stack_items[d.stack_item])
+        return
+    if isinstance(d, Decision) and d.player == cmd.player and d.kind == "you_may":
+        if cmd.option not in d.choices:
+            raise RuleViolation(d.rule, f"{cmd.option!r} is not one of {list(d.choices)}")
+        optional.answer(t, m, d, cmd.option)  # 603.5, 608.2d
         return
     if isinstance(d, Decision) and d.player == cmd.player and d.kind == "redistribute":
         mapping = life.parse_redistribution(s, cmd.option, d.choices)

@@ -7,7 +7,7 @@ discarding (701.9). `effects.run` starts them; `decide` applies the answers.
 from __future__ import annotations
 
 from arbiter_core import events as ev
-from arbiter_core import life
+from arbiter_core import life, optional
 from arbiter_core.cards.model import (
     Discard,
     DrawCards,
@@ -82,18 +82,27 @@ def card_chosen(t: Txn, m: Marker, item: StackItem, offered: tuple[int, ...],
     t.emit(ev.ResolutionPaused(item=item.id, resume_at=item.resume_at + 1, rule="608.2d"))
 
 
-def unless_answered(t: Txn, m: Marker, item: StackItem, paid: bool) -> None:
+def unless_answered(t: Txn, m: Marker, item: StackItem, paid: bool,
+                    accepted: bool = False) -> bool:
     """The answer to "unless that player pays" (118.12a): if they paid, the effect is
-    skipped; otherwise it happens. Resolution then goes on after it."""
+    skipped; otherwise it happens - for "you may draw ... unless", once the controller
+    says yes (603.5: asked now, `optional`; `accepted` when they have). Resolution then
+    goes on after it. Returns True while the controller is being asked."""
     from arbiter_core.resolve import item_effects
     from arbiter_core.turn import draw
 
     _, effs = item_effects(t, item)
     eff = effs[item.resume_at]
     if not paid and isinstance(eff, DrawCards) and not t.s.players[item.controller].left:
+        if not accepted and optional.is_optional(t, item):
+            optional.ask(t, m, item, item.resume_at)
+            return True
+        payer = item.that_player
+        left = payer is not None and t.s.players[payer].left
         for _ in range(eff.count):
-            draw(t, item.controller, "118.12a")
+            draw(t, item.controller, "800.4f" if left else "118.12a")
     t.emit(ev.ResolutionPaused(item=item.id, resume_at=item.resume_at + 1, rule="608.2d"))
+    return False
 
 
 def proliferate(t: Txn, m: Marker, item: StackItem, index: int) -> bool:

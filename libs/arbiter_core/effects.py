@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from arbiter_core import control, life, outcome, payments, requirements
+from arbiter_core import control, life, optional, outcome, payments, requirements
 from arbiter_core import effect_damage as damage
 from arbiter_core import effect_decisions as decisions
 from arbiter_core import events as ev
@@ -176,6 +176,9 @@ def run(t: Txn, m: Marker, item: StackItem, eff: Effect, legal: list[list[str]],
                         rule="118.12a"))
                     return True
                 rule = "800.4f"  # a player who left pays no cost: the draw happens
+                if optional.is_optional(t, item):  # then "you may draw" (603.5)
+                    optional.ask(t, m, item, index)
+                    return True
             else:
                 rule = "121.1"
             if who is not None and not s.players[who].left:

@@ -170,6 +170,8 @@ def apply(s: GameState, e: ev.Event) -> None:
         case ev.ModeChosen():
             s.stack_items[e.item] = replace(s.stack_items[e.item], mode=e.mode,
                                             that_player=e.player)
+        case ev.OptionalActionChosen():
+            pass  # the answer is acted on in the same decision (optional.py)
         case ev.LifePaymentChosen():
             it = s.stack_items[e.item]
             s.stack_items[e.item] = replace(it, chosen=(*it.chosen, e.player),

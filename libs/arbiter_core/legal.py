@@ -190,6 +190,8 @@ def _decision_actions(s: GameState, m: Marker, d: Decision) -> list[PlayerComman
                                   players=sorted(one_each), marker=m.number)]
         case "redistribute":
             return [ChooseOption(player=player, option="", marker=m.number)]  # nobody
+        case "you_may":  # 603.5: yes or no
+            return [ChooseOption(player=player, option=c, marker=m.number) for c in d.choices]
         case "pay_or_not":
             return [ChooseOption(player=player, option="decline", marker=m.number)]
         case "discard":

@@ -51,6 +51,7 @@ DecisionKind = Literal[
     "choose_card",  # a player chooses one of the cards offered (Murmurs from Beyond)
     "pay_or_not",  # 118.12a: "unless [a player] pays": choices "pay" / "decline"
     "choose_active_player",  # 805.9: which active player "the active player" means
+    "you_may",  # 603.5, 608.2d: an optional ("you may") effect: choices "yes" / "no"
 ]
 
 

@@ -1,13 +1,13 @@
 """Resolving the top of a stack (CR 608): target legality on resolution (608.2b), the
 effects in the order written (608.2c), then where the spell goes (608.2n, 608.3).
 
-A decision during resolution (a chosen discard) pauses it: the item stays on the stack
-with the effect index to resume at, and the answer continues it.
+A decision during resolution (a chosen discard, "you may", 603.5) pauses it: the item
+stays on the stack with the effect index to resume at, and the answer continues it.
 """
 
 from __future__ import annotations
 
-from arbiter_core import choices, effects
+from arbiter_core import choices, effects, optional
 from arbiter_core import events as ev
 from arbiter_core.cards import get_card
 from arbiter_core.cards.model import (
@@ -35,7 +35,7 @@ from arbiter_core.targets import is_legal
 from arbiter_core.txn import Txn
 
 
-def _item_definition(t: Txn, item: StackItem) -> CardDefinition:
+def item_definition(t: Txn, item: StackItem) -> CardDefinition:
     if item.obj is not None:
         return definition(t.s.objects[item.obj])
     if item.source is not None and item.source in t.s.objects:
@@ -44,7 +44,7 @@ def _item_definition(t: Txn, item: StackItem) -> CardDefinition:
 
 
 def item_effects(t: Txn, item: StackItem) -> tuple[tuple[TargetSpec, ...], tuple[Effect, ...]]:
-    d = _item_definition(t, item)
+    d = item_definition(t, item)
     if item.kind == "spell":
         for ab in d.abilities:
             if isinstance(ab, SpellAbility) and ab.modes:  # the chosen mode (700.2)
@@ -61,17 +61,17 @@ def item_effects(t: Txn, item: StackItem) -> tuple[tuple[TargetSpec, ...], tuple
     if isinstance(ab, KeywordAbility) and ab.keyword == "persist":
         return (), (ReturnWithCounter(counter="-1/-1"),)  # CR 702.79a
     assert isinstance(ab, ActivatedAbility | TriggeredAbility)
-    targets = ab.targets if isinstance(ab, ActivatedAbility) else ()
-    return targets, ab.effects
+    return ab.targets, ab.effects
 
 
 def resolve_top(t: Txn, m: Marker) -> None:
     """Resolve the top object of marker `m`'s stack (CR 608.1)."""
-    resume(t, m, t.s.stack_items[m.stack[-1]])
+    resume(t, m, t.s.stack_items[m.stack[-1]], beginning=True)
 
 
-def resume(t: Txn, m: Marker, item: StackItem) -> None:
-    """Resolve `item`, or go on resolving it after a decision (`item.resume_at`)."""
+def resume(t: Txn, m: Marker, item: StackItem, beginning: bool = False) -> None:
+    """Resolve `item`, or go on resolving it after a decision (`item.resume_at`).
+    `beginning`: the stack resolver begins to resolve it, so a "you may" is asked."""
     s = t.s
     specs, effs = item_effects(t, item)
     legal: list[list[str]] = []
@@ -92,6 +92,8 @@ def resume(t: Txn, m: Marker, item: StackItem) -> None:
         t.emit(ev.StackItemResolved(item=item.id, marker=m.number, rule="603.4"))
         queue_priority(t, m.number, m.holder)
         return
+    if beginning and optional.ask_first(t, m, item, effs):  # "you may" (603.5)
+        return
     for index in range(start, len(effs)):
         if effects.run(t, m, item, effs[index], legal, index):
             return  # paused for a decision
@@ -102,7 +104,7 @@ def _intervening_if_holds(t: Txn, item: StackItem) -> bool:
     """CR 603.4: an intervening "if" is checked again on resolution."""
     if item.kind != "triggered":
         return True
-    ab = _item_definition(t, item).abilities[item.ability]
+    ab = item_definition(t, item).abilities[item.ability]
     if isinstance(ab, TriggeredAbility) and ab.if_untapped:
         src = t.s.objects.get(item.source or -1)
         return src is not None and src.zone == "battlefield" and not src.tapped

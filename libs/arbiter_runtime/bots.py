@@ -11,6 +11,7 @@ import random
 from arbiter_core.commands import (
     ActivateAbility,
     CastSpell,
+    ChooseOption,
     Concede,
     DeclareAttackers,
     PassPriority,
@@ -47,5 +48,7 @@ class RandomBot:
                 return 3.0 * len(a.attacks) if len(a.attacks) > 1 else 1.0
             case PassPriority():
                 return 2.0
+            case ChooseOption(option="yes"):
+                return 3.0  # "you may" (603.5): usually worth doing, not always taken
             case _:
                 return 1.0

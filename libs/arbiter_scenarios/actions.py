@@ -241,6 +241,8 @@ def _choose(run: Run, player: str, value: Any) -> Command:
     if not pending:
         raise NameError_(f"{player} has no decision to make")
     d = pending[0]
+    if isinstance(value, bool):  # YAML reads an unquoted yes / no as a boolean
+        value = "yes" if value else "no"
     refs = value if isinstance(value, list) else [value]
     if d.kind == "proliferate":  # players by name, permanents by reference (701.34a)
         players = [str(r) for r in refs if str(r) in s.players]

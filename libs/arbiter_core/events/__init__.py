@@ -74,6 +74,7 @@ from arbiter_core.events.stack import (
     ChooserChosen,
     LifePaymentChosen,
     ModeChosen,
+    OptionalActionChosen,
     ResolutionPaused,
     SpellCast,
     StackItemCountered,
@@ -135,6 +136,7 @@ Event = Annotated[
     | TeamMemberChosen
     | ChooserChosen
     | ModeChosen
+    | OptionalActionChosen
     | LifePaymentChosen
     | ObjectMoved
     | ObjectCeasedToExist
@@ -234,6 +236,7 @@ __all__ = [
     "NormalTurnOwed",
     "ObjectCeasedToExist",
     "ObjectMoved",
+    "OptionalActionChosen",
     "PermanentBecameCreature",
     "PermanentTapped",
     "PermanentsUntapped",

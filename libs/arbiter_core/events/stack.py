@@ -88,6 +88,16 @@ class ChooserChosen(EventBase):
     player: str
 
 
+class OptionalActionChosen(EventBase):
+    """The controller of a resolving ability answered its "you may" (CR 603.5, 608.2d):
+    `accepted` true if they do it, false if they don't."""
+
+    type: Literal["OptionalActionChosen"] = "OptionalActionChosen"
+    item: int
+    player: str
+    accepted: bool
+
+
 class ModeChosen(EventBase):
     """The mode of a modal spell is chosen as it is cast (CR 601.2b, 700.2), by `player`
     (700.2e: another player when the spell says so; "that player" on resolution)."""

@@ -95,7 +95,7 @@ class DecisionRequested(EventBase):
         "choose_mode", "pay_life_for",
         "declare_attackers", "declare_blockers", "assign_combat_damage", "legend_rule", "discard",
         "search", "choose_color", "choose_team_member", "proliferate", "redistribute",
-        "choose_opponent", "choose_card", "pay_or_not", "choose_active_player",
+        "choose_opponent", "choose_card", "pay_or_not", "choose_active_player", "you_may",
     ]
     player: str
     options: list[int] = Field(default_factory=list)
