@@ -63,10 +63,18 @@ def _object_actions(s: GameState, board: Board) -> list[tuple[str, int, str]]:
     one index of the static effects (`Statics`)."""
     out: list[tuple[str, int, str]] = []
     objects = s.objects
-    # A token can only have left the battlefield by moving zones, and no card in the
-    # pool puts a permanent into a library.
-    out += [("cease", oid, "704.5d") for (_, zone), ids in s.zones.items()
-            if zone != "library" for oid in ids if objects[oid].token is not None]
+    # 704.5d: a token in any zone but the battlefield - a player's zone: none is on a
+    # stack, as a token that has left the battlefield can't move again (111.8)
+    libraries = _LIBRARY_TOKENS
+    tokens: tuple[int, ...] | list[int]
+    for (_, zone), ids in s.zones.items():
+        if zone == "library":
+            hit = libraries.get(id(ids))
+            tokens = hit[1] if hit is not None and hit[0] is ids else _library_tokens(ids, objects)
+        else:
+            tokens = [oid for oid in ids if objects[oid].token is not None]
+        if tokens:
+            out += [("cease", oid, "704.5d") for oid in tokens]
     effects: Statics | None = None
     for o, d in board:
         oid = o.id
@@ -101,6 +109,24 @@ def _object_actions(s: GameState, board: Board) -> list[tuple[str, int, str]]:
             out.append(("annihilate", oid, "704.5q"))
     out += _world_rule(s, board)
     return out
+
+
+# Libraries are most of a large game's objects and rarely change: which tokens each
+# holds is kept by the library list's identity. A state's zone list is never changed once
+# stored (`GameState.zone_for_update` replaces it with a changed copy), and the entry
+# holds the list, so its id can't be reused while the entry exists.
+_LIBRARY_TOKENS: dict[int, tuple[list[int], tuple[int, ...]]] = {}
+_LIBRARY_CACHE_MAX = 20_000
+
+
+def _library_tokens(ids: list[int], objects: dict[int, Obj]) -> tuple[int, ...]:
+    """CR 704.5d in a library: the tokens in it (an effect put them there; a token's
+    object stays a token, 111.8), kept for the list (looked up in `_object_actions`)."""
+    found = tuple(oid for oid in ids if objects[oid].token is not None)
+    if len(_LIBRARY_TOKENS) >= _LIBRARY_CACHE_MAX:
+        _LIBRARY_TOKENS.clear()
+    _LIBRARY_TOKENS[id(ids)] = (ids, found)
+    return found
 
 
 def _world_rule(s: GameState, board: Board) -> list[tuple[str, int, str]]:
