@@ -217,16 +217,15 @@ def verify_log(stored: list[StoredEvent]) -> LogCheck:
     divergence: str | None = None
     for batch in _batches(stored):
         meta = batch[0].metadata
-        if meta.get("command") == "RunEngineWork" and divergence is None:
+        if meta.get("command") == "RunEngineWork":
             engine += 1
             marker = int(str(meta["work_id"]).rsplit(":", 1)[1])
-            produced = [dump(e) for e in decide(state, RunEngineWork(marker=marker))]
-            expected = [dump(from_stored(e)) for e in batch]
-            if produced != expected:
-                divergence = (f"version {batch[0].version}: {meta.get('work')} on marker "
-                              f"{marker} by {meta.get('service')}: the engine makes "
-                              f"{[p['type'] for p in produced]}, the log has "
-                              f"{[x['type'] for x in expected]}")
+            if divergence is None:  # after one, the batches are counted, not checked
+                produced = [dump(e) for e in decide(state, RunEngineWork(marker=marker))]
+                expected = [dump(from_stored(e)) for e in batch]
+                if produced != expected:
+                    divergence = _divergence(batch[0].version, meta, marker, produced,
+                                             expected)
             if role_of(str(meta.get("service", ""))) == STACK:
                 by_process.setdefault(str(meta["service"]), set()).add(marker)
                 resolutions += meta.get("work") == "resolve_top"
@@ -234,6 +233,21 @@ def verify_log(stored: list[StoredEvent]) -> LogCheck:
             apply(state, from_stored(e))
     return LogCheck(len(stored), engine, divergence, by_process, resolutions,
                     state_hash(state))
+
+
+def _divergence(version: int, meta: dict[str, Any], marker: int,
+                produced: list[dict[str, Any]], expected: list[dict[str, Any]]) -> str:
+    """What differs, down to the first differing event's fields (for the audit)."""
+    line = (f"version {version}: {meta.get('work')} on marker {marker} by "
+            f"{meta.get('service')} (work id {meta.get('work_id')}): the engine makes "
+            f"{[p['type'] for p in produced]}, the log has {[x['type'] for x in expected]}")
+    for k, (p, x) in enumerate(zip(produced, expected, strict=False)):
+        if p != x:
+            fields = sorted(f for f in p.keys() | x.keys() if p.get(f) != x.get(f))
+            return line + (f"; event {version + k} differs in {fields}: engine "
+                           f"{ {f: p.get(f) for f in fields} }, log "
+                           f"{ {f: x.get(f) for f in fields} }")
+    return line
 
 
 def check_stored(store_url: str, game_id: str, live_hash: str | None = None) -> str:

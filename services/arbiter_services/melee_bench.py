@@ -44,9 +44,10 @@ from arbiter_services.melee import (
     spread_game_id,
     verify_log,
 )
-from arbiter_store import open_store
+from arbiter_store import NewEvent, StoredEvent, open_store
 
 FULL_GAME_DEADLINE_S = 45 * 60
+KEEP_DIR = ".arbiter/bench"  # where a log that diverged is kept
 
 
 @dataclass
@@ -105,10 +106,21 @@ def reference_length(players: int, seed: int, cap_s: float, game_id: str
                 time.perf_counter() - t0)
 
 
+def _new(e: StoredEvent) -> NewEvent:
+    return NewEvent(e.type, e.schema_version, dict(e.payload), e.rule, dict(e.metadata))
+
+
 def _checked(store_url: str, game_id: str, resolvers: int, seconds: float,
              finished: bool, stats: list[ResolverStats], actions: int = 0) -> BenchRun:
     with open_store(store_url) as store:
         check = verify_log(store.read_stream(game_id))
+    if check.divergence is not None:  # keep the log for the audit (the run dir is temporary)
+        kept = Path(KEEP_DIR) / f"{Path(store_url).stem}-{int(time.time())}.sqlite"
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        with open_store(store_url) as store, open_store(str(kept)) as copy:
+            copy.append(game_id, 0, [_new(e) for e in store.read_stream(game_id)])
+        print(f"  the diverging log is kept in {kept} (game {game_id}; "
+              f"arbiter replay --check --db {kept} --game {game_id})")
     return BenchRun(resolvers, seconds, check.events, check.resolutions, finished, stats,
                     check.by_process, check.divergence, actions)
 
