@@ -30,7 +30,7 @@ import hmac
 import itertools
 import os
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final, NamedTuple
@@ -209,11 +209,15 @@ def link(prev_hash: str, base_position: int, parts: HashParts,
 
 
 def chain_rows(prev_hash: str, stream_id: str, expected_version: int, base_position: int,
-               events: Sequence[EncodedEvent]) -> tuple[list[Any], str]:
+               events: Sequence[EncodedEvent], *, blob: Callable[[bytes], Any] = bytes,
+               no_rule: Any = None) -> tuple[list[Any], str]:
     """The rows of a batch appended after ``(expected_version, prev_hash)`` whose first
     event gets ``base_position + 1``, flattened (the 9 :class:`RawEvent` columns of each
     row in turn), and the last event's hash: :func:`hash_parts` and :func:`link` in one
-    pass, for a backend that hashes where it inserts (identical hashes)."""
+    pass, for a backend that hashes where it inserts (identical hashes).
+
+    In the rows, payload and metadata are ``blob(bytes)`` and a rule of None is
+    ``no_rule`` (the forms a driver binds cheapest; by default the values themselves)."""
     head = _EVENT_DOMAIN + _frame(b"s", stream_id.encode())
     kinds, rules = _frame_caches()
     tags, lengths, sha256, join = _POSITION_TAGS, _LENGTHS, hashlib.sha256, b"".join
@@ -233,8 +237,8 @@ def chain_rows(prev_hash: str, stream_id: str, expected_version: int, base_posit
             lengths[meta_size] if meta_size < 4096 else meta_size.to_bytes(8, "big"),
             metadata))).hexdigest()
         prev = digest.encode("ascii")
-        values += (stream_id, version, position, type_, schema_version, payload, rule,
-                   metadata, digest)
+        values += (stream_id, version, position, type_, schema_version, blob(payload),
+                   no_rule if rule is None else rule, blob(metadata), digest)
     return values, digest
 
 

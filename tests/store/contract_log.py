@@ -113,6 +113,15 @@ class LogContract(ContractBase):
         assert all(got[i] is e.payload for got in seen for i, e in enumerate(events))
         assert events == store.read_stream("lazy", 11)
 
+    def test_rules_that_look_like_null_round_trip(self, store: EventStore) -> None:
+        """SQLite binds a missing rule as the integer 0 (NULLIF(?, 0)): the texts '0' and
+        '' stay texts, distinct from None, and the chain verifies."""
+        rules = [None, "0", "", "00", None, "NULL"]
+        stored = store.append("r", 0, [NewEvent("T", 1, {"i": i}, rule, {"m": i})
+                                       for i, rule in enumerate(rules)])
+        assert [e.rule for e in stored] == rules == [e.rule for e in store.read_stream("r")]
+        assert stored == store.read_all() and store.verify().ok
+
     def test_unencodable_payload_raises_and_writes_nothing(self, store: EventStore) -> None:
         with pytest.raises(TypeError, match="not JSON-encodable"):
             store.append("s", 0, [ev(1), NewEvent("Bad", 1, {"obj": object()})])
