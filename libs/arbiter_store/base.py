@@ -5,6 +5,7 @@ primitives; everything observable is decided here, once.
 
 from __future__ import annotations
 
+import itertools
 import threading
 from abc import abstractmethod
 from collections.abc import Sequence
@@ -24,7 +25,6 @@ from .integrity import (
     verify_chains,
 )
 from .model import (
-    STORED_EVENT_SETTERS,
     Anchor,
     EventStore,
     NewEvent,
@@ -33,6 +33,7 @@ from .model import (
     Tracking,
     VerifyReport,
     _is_int,
+    build_stored_event,
     check_append_args,
     check_read_all_args,
     check_read_stream_args,
@@ -180,31 +181,23 @@ class StoreBase(EventStore):
                 events: list[EncodedEvent]) -> list[StoredEvent]:
         """What :meth:`append` returns for a new batch: the bytes it stored (what a later
         read decodes), decoded on first access (:mod:`.lazy`); upcast payloads eagerly."""
-        upcasters = self._upcasters
-        new, (s_stream, s_version, s_position, s_type, s_schema, s_payload, s_rule,
-              s_metadata) = object.__new__, STORED_EVENT_SETTERS
+        upcasters, build = self._upcasters, build_stored_event
+        versions = range(expected_version + 1, expected_version + len(events) + 1)
+        if upcasters is None or not any((e[0], e[1]) in upcasters for e in events):
+            return [build(stream_id, version, position, type_, schema_version, payload, rule,
+                          metadata)  # payload and metadata bytes: pending
+                    for (type_, schema_version, payload, rule, metadata), version, position
+                    in zip(events, versions, itertools.count(base + 1))]
         stored: list[StoredEvent] = []
-        append = stored.append
-        version, position = expected_version, base
-        for type_, schema_version, payload, rule, metadata in events:
-            version += 1
-            position += 1
-            event = new(StoredEvent)
-            s_stream(event, stream_id)
-            s_version(event, version)
-            s_position(event, position)
-            s_type(event, type_)
-            if upcasters is not None and (type_, schema_version) in upcasters:
+        for (type_, schema_version, payload, rule, metadata), version, position in zip(
+                events, versions, itertools.count(base + 1)):
+            data: dict[str, Any] | bytes = payload
+            if (type_, schema_version) in upcasters:
                 schema_version, data = upcasters.upcast(
                     type_, schema_version, _decoder.decode(payload),
                     where=f"event {stream_id!r}@{version} (position {position})")
-                s_payload(event, data)
-            else:
-                s_payload(event, payload)  # bytes: pending
-            s_schema(event, schema_version)
-            s_rule(event, rule)
-            s_metadata(event, {} if metadata == b"{}" else metadata)
-            append(event)
+            stored.append(build(stream_id, version, position, type_, schema_version, data,
+                                rule, metadata))
         return stored
 
     def _appended(self) -> None:
@@ -315,9 +308,7 @@ class StoreBase(EventStore):
 
     def _decode_rows(self, rows: Sequence[EventRow]) -> list[StoredEvent]:
         """Stored events from rows of :data:`EVENT_COLUMNS` (decoded, upcast)."""
-        decode, upcasters = _decoder.decode, self._upcasters
-        new, (s_stream, s_version, s_position, s_type, s_schema, s_payload, s_rule,
-              s_metadata) = object.__new__, STORED_EVENT_SETTERS
+        decode, upcasters, build = _decoder.decode, self._upcasters, build_stored_event
         events: list[StoredEvent] = []
         append = events.append
         try:
@@ -328,16 +319,8 @@ class StoreBase(EventStore):
                     schema_version, data = upcasters.upcast(
                         type_, schema_version, data,
                         where=f"event {stream_id!r}@{version} (position {position})")
-                event = new(StoredEvent)
-                s_stream(event, stream_id)
-                s_version(event, version)
-                s_position(event, position)
-                s_type(event, type_)
-                s_schema(event, schema_version)
-                s_payload(event, data)
-                s_rule(event, rule)
-                s_metadata(event, {} if metadata == b"{}" else decode(metadata))
-                append(event)
+                append(build(stream_id, version, position, type_, schema_version, data, rule,
+                             {} if metadata == b"{}" else decode(metadata)))
         except (msgspec.DecodeError, msgspec.ValidationError):
             for row in rows[len(events):]:  # name the damaged row (raises CorruptStore)
                 where = f"event {row[0]!r}@{row[1]} (position {row[2]})"

@@ -30,6 +30,7 @@ from arbiter_store.integrity import (
     sign_anchor,
 )
 from arbiter_store.location import Location, parse_location, redact
+from arbiter_store.model import build_stored_event
 from arbiter_store.subscription import EventWaiter
 
 
@@ -132,3 +133,14 @@ def test_a_stored_event_made_in_code_keeps_its_fields() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         event.payload = {}  # type: ignore[misc]
     assert dataclasses.replace(event, version=2).payload is raw
+
+
+def test_the_stores_builder_makes_ordinary_frozen_stored_events() -> None:
+    """build_stored_event (an unfrozen twin class that becomes a StoredEvent) gives
+    events equal to constructed ones, frozen, pickleable; encoded bytes are pending."""
+    built = build_stored_event("s", 1, 2, "T", 3, b'{"a":[1]}', "r", b'{"m":1}')
+    made = StoredEvent("s", 1, 2, "T", 3, {"a": [1]}, "r", {"m": 1})
+    assert type(built) is StoredEvent and built == made and repr(built) == repr(made)
+    assert built.payload is built.payload and pickle.loads(pickle.dumps(built)) == made
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        built.version = 2  # type: ignore[misc]
