@@ -272,7 +272,8 @@ def run(t: Txn, m: Marker, item: StackItem, eff: Effect, legal: list[list[str]],
                                       to_player=o.owner, rule="406.1"))
                 t.emit(ev.DelayedTriggerCreated(card=t.s.objects[new_id].card, owner=o.owner,
                                                 controller=item.controller,
-                                                source_name=item.source_name, rule="603.7a"))
+                                                source_name=item.source_name, objs=[new_id],
+                                                source=item.source, rule="603.7a"))
         case GivePoison():
             who = player_of(item, eff.who, legal)
             if who is not None:

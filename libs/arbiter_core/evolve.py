@@ -156,10 +156,11 @@ def apply(s: GameState, e: ev.Event) -> None:
                                       e.marker, e.that_player, e.amount, e.obj))
         case ev.TriggerPutOnStack():
             t = s.triggers.pop(e.index)
-            push(s, StackItem(id=e.item, kind="triggered", controller=t.controller,
-                               marker=e.marker, source=t.source, source_name=t.source_name,
+            push(s, StackItem(id=e.item, kind="triggered", controller=t.controller, marker=e.marker,
+                               source=t.source if t.delayed is None else t.delayed.source,
+                               source_name=t.source_name,
                                ability=t.ability, that_player=t.that_player,
-                               amount=t.amount, that_obj=t.obj))
+                               amount=t.amount, that_obj=t.obj, delayed=t.delayed))
         case ev.StackItemResolved() | ev.StackItemCountered():
             pop(s, e.item, e.marker)
         case ev.ResolutionPaused():
@@ -234,7 +235,11 @@ def apply(s: GameState, e: ev.Event) -> None:
             s.loop_positions = ()
         case ev.DelayedTriggerCreated():
             s.delayed.append(Delayed(e.card, e.owner, e.controller, e.source_name, e.kind,
-                                     tuple(e.objs)))
+                                     tuple(e.objs), e.source))
+        case ev.DelayedAbilityTriggered():
+            d = s.delayed.pop(e.index)
+            s.triggers.append(Trigger(d.source or 0, d.source_name, d.controller, 0, e.marker,
+                                      delayed=d))
         case ev.DelayedTriggerRemoved():
             s.delayed.pop(e.index)
         case ev.DamageWoreOff():

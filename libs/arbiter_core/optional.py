@@ -24,7 +24,7 @@ from arbiter_core.txn import Txn
 
 def is_optional(t: Txn, item: StackItem) -> bool:
     """Whether `item` is a triggered ability whose effect says "you may"."""
-    if item.kind != "triggered":
+    if item.kind != "triggered" or item.delayed is not None:
         return False
     from arbiter_core.resolve import item_definition
 

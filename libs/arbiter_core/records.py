@@ -50,3 +50,25 @@ def replacer(cls: type[T]) -> Callable[..., T]:
 
     fast_replace.__name__ = f"replace_{cls.__name__}"
     return fast_replace
+
+
+def shown_when_set(*names: str) -> Callable[[type[T]], type[T]]:
+    """A decorator for a record whose fields `names` are declared `repr=False`: they
+    appear in its `repr` only when they differ from their defaults. The state hash and
+    loop positions are made of reprs (hashing.py, loops.py), so a record that doesn't use
+    such a field keeps the text it had before the field existed."""
+
+    def wrap(cls: type[T]) -> type[T]:
+        base = cls.__repr__
+        defaults = [(f.name, f.default) for f in fields(cls) if f.name in names]  # type: ignore[arg-type]
+
+        def __repr__(self: T) -> str:
+            text = base(self)
+            extra = [f"{name}={value!r}" for name, default in defaults
+                     if (value := getattr(self, name)) != default]
+            return f"{text[:-1]}, {', '.join(extra)})" if extra else text
+
+        cls.__repr__ = __repr__  # type: ignore[assignment, method-assign]
+        return cls
+
+    return wrap

@@ -140,7 +140,8 @@ def attack_if_able(t: Txn, m: Marker, item: StackItem, eff: AttackIfAble, index:
 def destroy_unless_attacked(t: Txn, item: StackItem) -> None:
     """"At the beginning of the next end step, destroy each of those creatures that
     didn't attack this turn": a delayed trigger (603.7a) for the creatures the
-    requirement just before it was put on (turn.py does the destroying)."""
+    requirement just before it was put on (delayed.py: it goes on the stack as the next
+    end step begins)."""
     those: list[int] = []
     for e in reversed(t.events):
         if isinstance(e, ev.EffectCreated) and e.kind == "attack_requirement":
@@ -153,4 +154,4 @@ def destroy_unless_attacked(t: Txn, item: StackItem) -> None:
         t.emit(ev.DelayedTriggerCreated(card=0, owner=item.controller, controller=item.controller,
                                         source_name=item.source_name,
                                         kind="destroy_unless_attacked", objs=those,
-                                        rule="603.7a"))
+                                        source=item.source, rule="603.7a"))

@@ -7,7 +7,7 @@ stays on the stack with the effect index to resume at, and the answer continues 
 
 from __future__ import annotations
 
-from arbiter_core import choices, effects, optional
+from arbiter_core import choices, delayed, effects, optional
 from arbiter_core import events as ev
 from arbiter_core.cards import get_card
 from arbiter_core.cards.model import (
@@ -44,6 +44,8 @@ def item_definition(t: Txn, item: StackItem) -> CardDefinition:
 
 
 def item_effects(t: Txn, item: StackItem) -> tuple[tuple[TargetSpec, ...], tuple[Effect, ...]]:
+    if item.delayed is not None:
+        return (), ()  # no targets; what it does is `delayed.resolve`
     d = item_definition(t, item)
     if item.kind == "spell":
         for ab in d.abilities:
@@ -92,7 +94,9 @@ def resume(t: Txn, m: Marker, item: StackItem, beginning: bool = False) -> None:
         t.emit(ev.StackItemResolved(item=item.id, marker=m.number, rule="603.4"))
         queue_priority(t, m.number, m.holder)
         return
-    if beginning and optional.ask_first(t, m, item, effs):  # "you may" (603.5)
+    if item.delayed is not None:  # a delayed triggered ability (603.7)
+        delayed.resolve(t, item)
+    elif beginning and optional.ask_first(t, m, item, effs):  # "you may" (603.5)
         return
     for index in range(start, len(effs)):
         if effects.run(t, m, item, effs[index], legal, index):
@@ -102,7 +106,7 @@ def resume(t: Txn, m: Marker, item: StackItem, beginning: bool = False) -> None:
 
 def _intervening_if_holds(t: Txn, item: StackItem) -> bool:
     """CR 603.4: an intervening "if" is checked again on resolution."""
-    if item.kind != "triggered":
+    if item.kind != "triggered" or item.delayed is not None:
         return True
     ab = item_definition(t, item).abilities[item.ability]
     if isinstance(ab, TriggeredAbility) and ab.if_untapped:

@@ -23,6 +23,7 @@ from arbiter_core.pending import Priority as Priority
 from arbiter_core.pending import Waiting as Waiting
 from arbiter_core.pending import Work as Work
 from arbiter_core.pending import WorkKind as WorkKind
+from arbiter_core.records import shown_when_set
 
 
 class Step(StrEnum):
@@ -115,6 +116,7 @@ class Player:
         return not self.left
 
 
+@shown_when_set("delayed")
 @dataclass(frozen=True, slots=True)
 class StackItem:
     """A spell or ability on a stack (CR 405, 113.7). For a spell, `obj` is the card
@@ -137,6 +139,7 @@ class StackItem:
     chosen: tuple[str, ...] = ()  # team members chosen while it resolves (810.9d)
     mode: int | None = None  # the chosen mode of a modal spell, 0 first (700.2)
     paying: tuple[int, ...] = ()  # creatures whose controllers chose to pay for them
+    delayed: Delayed | None = field(default=None, repr=False)  # a delayed trigger's (603.7)
 
 
 EffectKind = Literal["pt", "prevent_combat_damage", "control", "keyword", "become_creature",
@@ -219,9 +222,11 @@ class Marker:
     attacked: tuple[int, ...] = ()  # creatures declared as attackers this turn (508.1, 508.4)
 
 
+@shown_when_set("delayed")
 @dataclass(frozen=True, slots=True)
 class Trigger:
-    """A triggered ability waiting to be put on the stack (CR 603.2, 603.3)."""
+    """A triggered ability waiting to be put on the stack (CR 603.2, 603.3); `delayed`
+    for a delayed triggered ability that has triggered (603.7)."""
 
     source: int
     source_name: str
@@ -231,12 +236,14 @@ class Trigger:
     that_player: str | None = None
     amount: int = 0  # how much life was lost, for "for each 1 life you lost"
     obj: int | None = None  # the object a trigger refers to ("that creature")
+    delayed: Delayed | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
 class Delayed:
-    """A delayed triggered ability (CR 603.7) at the beginning of the next end step:
-    return card `card` (owned by `owner`) from exile (Astral Slide), or destroy each of
+    """A delayed triggered ability (CR 603.7) created by an ability of `source` (603.7e)
+    that triggers at the beginning of the next end step: return the exiled card `objs[0]`
+    (card `card`, owned by `owner`) to the battlefield (Astral Slide), or destroy each of
     `objs` that didn't attack this turn (Maddening Imp)."""
 
     card: int
@@ -245,6 +252,7 @@ class Delayed:
     source_name: str
     kind: Literal["return_from_exile", "destroy_unless_attacked"] = "return_from_exile"
     objs: tuple[int, ...] = ()
+    source: int | None = None
 
 
 @dataclass(slots=True)

@@ -6,7 +6,7 @@ just begun (CR 703), and advancing when all players pass with an empty stack (CR
 
 from __future__ import annotations
 
-from arbiter_core import combat, combat_damage, control, grand_melee
+from arbiter_core import combat, combat_damage, control, delayed, grand_melee
 from arbiter_core import events as ev
 from arbiter_core.priority import queue_priority
 from arbiter_core.state import Marker, Step
@@ -59,36 +59,13 @@ def turn_based_actions(t: Txn, m: Marker) -> None:
             if combat_damage.combat_damage(t, m):
                 return
         case Step.END:
-            _delayed_returns(t)
+            delayed.trigger_at_end_step(t, m)  # 603.7: they go on the stack (603.3)
         case Step.CLEANUP:
             _cleanup(t, m)
             return
         case _:
             pass
     queue_priority(t, m.number, ap)
-
-
-def _delayed_returns(t: Txn) -> None:
-    """Delayed triggers "at the beginning of the next end step" (CR 603.7; Astral Slide):
-    the exiled card returns under its owner's control; not for an owner who has left
-    the game (800.4d). Maddening Imp's: each of its creatures still on the battlefield
-    that wasn't declared as an attacker this turn is destroyed (701.8a)."""
-    while t.s.delayed:
-        d = t.s.delayed[0]
-        t.emit(ev.DelayedTriggerRemoved(index=0, rule="603.7c"))
-        if d.kind == "destroy_unless_attacked":
-            attacked = {a for m in t.s.markers.values() for a in m.attacked}
-            for oid in d.objs:
-                o = t.s.objects.get(oid)
-                if o is not None and o.zone == "battlefield" and oid not in attacked:
-                    t.emit(ev.ObjectMoved(obj=oid, new_id=t.new_id(), to_zone="graveyard",
-                                          to_player=o.owner, rule="701.8a"))
-            continue
-        card = next((o for o in t.s.objects.values()
-                     if o.card == d.card and o.zone == "exile"), None)
-        if card is not None and not t.s.players[d.owner].left:
-            t.emit(ev.ObjectMoved(obj=card.id, new_id=t.new_id(), to_zone="battlefield",
-                                  to_player=d.owner, rule="603.7c"))
 
 
 def _cleanup(t: Txn, m: Marker) -> bool:

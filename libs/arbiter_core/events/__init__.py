@@ -50,6 +50,7 @@ from arbiter_core.events.objects import (
     CountersRemoved,
     DamageDealt,
     DamageWoreOff,
+    DelayedAbilityTriggered,
     DelayedTriggerCreated,
     DelayedTriggerRemoved,
     EffectCreated,
@@ -155,6 +156,7 @@ Event = Annotated[
     | LoopPositionRecorded
     | LoopWatchReset
     | DelayedTriggerCreated
+    | DelayedAbilityTriggered
     | DelayedTriggerRemoved
     | DamageWoreOff
     | AttackersDeclared
@@ -205,6 +207,7 @@ __all__ = [
     "DamageDealt",
     "DamageWoreOff",
     "DecisionRequested",
+    "DelayedAbilityTriggered",
     "DelayedTriggerCreated",
     "DelayedTriggerRemoved",
     "DrawFromEmptyLibraryAttempted",

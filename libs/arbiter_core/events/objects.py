@@ -156,6 +156,9 @@ class LoopWatchReset(EventBase):
 
 
 class DelayedTriggerCreated(EventBase):
+    """A resolving ability created a delayed triggered ability (CR 603.7a): its source
+    is the source of that ability, its controller that ability's (603.7d-e)."""
+
     type: Literal["DelayedTriggerCreated"] = "DelayedTriggerCreated"
     card: int
     owner: str
@@ -163,9 +166,23 @@ class DelayedTriggerCreated(EventBase):
     source_name: str
     kind: Literal["return_from_exile", "destroy_unless_attacked"] = "return_from_exile"
     objs: list[int] = Field(default_factory=list)
+    source: int | None = None
+
+
+class DelayedAbilityTriggered(EventBase):
+    """The delayed triggered ability at `index` of the waiting list triggered (603.7):
+    it leaves the list (it triggers only once, 603.7b) and waits to be put on marker
+    `marker`'s stack (603.3; 807.5b)."""
+
+    type: Literal["DelayedAbilityTriggered"] = "DelayedAbilityTriggered"
+    index: int
+    marker: int
 
 
 class DelayedTriggerRemoved(EventBase):
+    """A delayed triggered ability done at once, off the stack (logs made before 603.7
+    abilities went on the stack; no longer made)."""
+
     type: Literal["DelayedTriggerRemoved"] = "DelayedTriggerRemoved"
     index: int
 
