@@ -11,10 +11,11 @@ Equality, ``repr``, pickling, ``dataclasses.replace`` / ``asdict`` all read the
 fields through the descriptor, so they see the decoded dict.
 
 Pending bytes are the slot holding an exact ``bytes`` object, which only the store's
-raw setters (:func:`lazy_fields`) put there; a ``StoredEvent`` constructed in code
-keeps whatever it was given (a ``bytes`` value is wrapped and returned as is, never
-decoded).  Reads still decode eagerly: they may meet damaged rows,
-which must raise :class:`~arbiter_store.errors.CorruptStore` from the read itself.
+builder (:func:`slot_builder`, which bypasses the descriptors) puts there; a
+``StoredEvent`` constructed in code keeps whatever it was given (a ``bytes`` value is
+wrapped and returned as is, never decoded).  Reads still decode eagerly: they may meet
+damaged rows, which must raise :class:`~arbiter_store.errors.CorruptStore` from the
+read itself.
 """
 
 from __future__ import annotations
@@ -75,18 +76,11 @@ class _DecodedField:
         raise AttributeError(f"cannot delete field {self._name!r}")
 
 
-def lazy_fields(cls: type, names: tuple[str, ...]) -> tuple[Callable[[Any, Any], None], ...]:
-    """Make the slots ``names`` of the slotted class ``cls`` decode on first access.
-
-    Returns the slots' raw setters, for the store: ``setter(obj, data)`` with ``data``
-    the ``bytes`` of an encoded JSON object leaves the field pending (decoded on first
-    access); any other value is the field's value."""
-    setters = []
+def lazy_fields(cls: type, names: tuple[str, ...]) -> None:
+    """Make the slots ``names`` of the slotted class ``cls`` decode on first access: a
+    slot holding ``bytes`` (an encoded JSON object) is decoded when the field is read."""
     for name in names:
-        member = cls.__dict__[name]
-        setattr(cls, name, _DecodedField(name, member))
-        setters.append(member.__set__)
-    return tuple(setters)
+        setattr(cls, name, _DecodedField(name, cls.__dict__[name]))
 
 
 def slot_builder(cls: type[_T]) -> Callable[..., _T]:
