@@ -11,10 +11,10 @@ other connections or in other processes therefore queue (up to ``busy_timeout``
 seconds), each sees the previous writer's commit, and positions are assigned
 explicitly as ``max(position) + 1 ...`` - gapless and in commit order.  Store objects
 of one process on one file first queue on a shared Python lock (SQLite's busy handler
-sleeps between retries).  Encoding and the position-independent hash input happen
-before the lock.  The ``UNIQUE(stream_id, version)`` constraint is a backstop for the
-version check.  The database runs in WAL mode, so readers never block the writer or
-each other.
+sleeps between retries).  Encoding happens before the lock; the hash chain is computed
+in one pass where the rows are inserted (:func:`~arbiter_store.integrity.chain_rows`).
+The ``UNIQUE(stream_id, version)`` constraint is a backstop for the version check.  The
+database runs in WAL mode, so readers never block the writer or each other.
 
 Appends from several threads through one store object are grouped
 (:mod:`arbiter_store.combiner`): one ``BEGIN IMMEDIATE`` transaction, one fsync, each
