@@ -31,6 +31,11 @@ from arbiter_store import EventStore
 from arbiter_store.errors import InvalidSnapshot
 
 SNAPSHOT_EVERY = 500  # events between snapshots of one game
+SNAPSHOTS_KEPT = 2
+"""Snapshots `save` leaves per game (older ones are deleted as it saves, since a services
+snapshot carries every command id and so grows with the game): the newest for a cold
+load, one older in case the newest is damaged; the loader falls back to the replay from
+event 1 anyway."""
 
 
 def snapshot_every(players: int) -> int:
@@ -127,8 +132,10 @@ def decode_with_commands(blob: bytes, expected_hash: str
 
 def save(store: EventStore, game_id: str, state: st.GameState,
          commands: dict[str, int] | None = None) -> None:
-    """Save a snapshot of `state` (a service's: with its projection's command ids)."""
-    store.save_snapshot(game_id, state.version, encode(state, commands), state_hash(state))
+    """Save a snapshot of `state` (a service's: with its projection's command ids), leaving
+    the game's SNAPSHOTS_KEPT newest."""
+    store.save_snapshot(game_id, state.version, encode(state, commands), state_hash(state),
+                        keep=SNAPSHOTS_KEPT)
 
 
 def maybe_snapshot(store: EventStore, game_id: str, state: st.GameState,

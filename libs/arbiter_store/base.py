@@ -114,8 +114,9 @@ class StoreBase(EventStore):
     def _consumer_position_raw(self, consumer: str) -> int: ...
 
     @abstractmethod
-    def _save_snapshot_raw(self, snapshot: Snapshot) -> None:
-        """Upsert, raising InvalidSnapshot if the stream has not reached the version."""
+    def _save_snapshot_raw(self, snapshot: Snapshot, keep: int | None) -> None:
+        """Upsert, raising InvalidSnapshot if the stream has not reached the version; then
+        (same transaction) delete all but the stream's ``keep`` newest (None: keep all)."""
 
     @abstractmethod
     def _load_snapshot_raw(self, stream_id: str, max_version: int | None) -> Snapshot | None: ...
@@ -260,9 +261,12 @@ class StoreBase(EventStore):
         return self._consumer_position_raw(consumer)
 
     def save_snapshot(
-        self, stream_id: str, version: int, state: bytes, state_hash: str
+        self, stream_id: str, version: int, state: bytes, state_hash: str,
+        keep: int | None = None,
     ) -> Snapshot:
         check_stream_id(stream_id)
+        if keep is not None and (not _is_int(keep) or keep < 1):
+            raise ValueError(f"keep must be an int >= 1 or None, got {keep!r}")
         if not _is_int(version) or version < 1:
             raise ValueError(f"snapshot version must be an int >= 1, got {version!r}")
         if not isinstance(state, bytes | bytearray | memoryview):
@@ -271,7 +275,7 @@ class StoreBase(EventStore):
             raise ValueError(f"state_hash must be a non-empty string, got {state_hash!r}")
         check_text(state_hash, "state_hash")
         snapshot = Snapshot(stream_id, version, bytes(state), state_hash, utc_now())
-        self._save_snapshot_raw(snapshot)
+        self._save_snapshot_raw(snapshot, keep)
         return snapshot
 
     def load_snapshot(self, stream_id: str, max_version: int | None = None) -> Snapshot | None:

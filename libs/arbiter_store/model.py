@@ -279,11 +279,15 @@ class EventStore(ABC):
 
     @abstractmethod
     def save_snapshot(
-        self, stream_id: str, version: int, state: bytes, state_hash: str
+        self, stream_id: str, version: int, state: bytes, state_hash: str,
+        keep: int | None = None,
     ) -> Snapshot:
         """Store ``state`` as the stream's state at ``version`` (replacing an earlier
         snapshot of that version).  ``version`` must be between 1 and the stream's
-        version, else :class:`~arbiter_store.errors.InvalidSnapshot`."""
+        version, else :class:`~arbiter_store.errors.InvalidSnapshot`.  With ``keep``
+        (an int >= 1, else ValueError) the stream's older snapshots are then deleted so
+        that its ``keep`` newest by version remain (the one just saved among them unless
+        it is older than those); ``None`` keeps them all."""
 
     @abstractmethod
     def load_snapshot(self, stream_id: str, max_version: int | None = None) -> Snapshot | None:

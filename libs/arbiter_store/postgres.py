@@ -96,6 +96,7 @@ from .reads import (
     tracked,
     verify_rows,
 )
+from .retention import prune_query, prune_snapshots
 from .subscription import Waiter
 from .upcasting import Upcasters
 
@@ -103,6 +104,7 @@ __all__ = ["PostgresEventStore", "channel_name", "connect", "schema_version",
            "upgrade_postgres"]
 
 _Q: Final = Queries("%s")
+_PRUNE: Final = prune_query("%s")
 #: Record a consumer's position if it is beyond the recorded one (else no row).
 _TRACK: Final = (
     "INSERT INTO tracking (consumer, position) VALUES (%s, %s) ON CONFLICT (consumer) "
@@ -252,7 +254,7 @@ class PostgresEventStore(SQLReads):
         with self._connection() as conn, conn.transaction():
             _track(conn, tracking)
 
-    def _save_snapshot_raw(self, snapshot: Snapshot) -> None:
+    def _save_snapshot_raw(self, snapshot: Snapshot, keep: int | None) -> None:
         with self._connection() as conn, conn.transaction():
             row = conn.execute("SELECT version FROM streams WHERE stream_id = %s FOR SHARE",
                                (snapshot.stream_id,)).fetchone()
@@ -267,6 +269,7 @@ class PostgresEventStore(SQLReads):
                 "state_hash = EXCLUDED.state_hash, created = EXCLUDED.created",
                 (snapshot.stream_id, snapshot.version, snapshot.state, snapshot.state_hash,
                  snapshot.created))
+            prune_snapshots(conn, _PRUNE, snapshot.stream_id, keep)
 
     def _insert_anchor(self, anchor: Anchor) -> None:
         with self._connection() as conn:

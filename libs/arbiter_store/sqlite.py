@@ -53,6 +53,7 @@ from .reads import (
     stream_version,
     verify_rows,
 )
+from .retention import prune_query, prune_snapshots
 from .sqlite_files import REGISTRY_LOCK, enable_wal, file_write_lock, local_waiters
 from .subscription import EventWaiter, Waiter
 from .upcasting import Upcasters
@@ -84,6 +85,7 @@ _INSERTS: Final = {size: f"INSERT INTO events ({RAW_COLUMNS}) VALUES "
                          + ", ".join(["(?, ?, ?, ?, ?, ?, NULLIF(?, 0), ?, ?)"] * size)
                    for size in _CHUNKS}
 _Q: Final = Queries("?")
+_PRUNE: Final = prune_query("?")
 #: The stream's (version, head hash), NULLs for a new stream, and the last position.
 _HEAD: Final = ("SELECT s.version, s.head_hash, (SELECT COALESCE(MAX(position), 0) FROM events) "
                 "FROM (SELECT ? AS id) AS k LEFT JOIN streams AS s ON s.stream_id = k.id")
@@ -316,7 +318,7 @@ class SQLiteEventStore(SQLReads):
         with self._write() as conn:
             _track(conn, tracking)
 
-    def _save_snapshot_raw(self, snapshot: Snapshot) -> None:
+    def _save_snapshot_raw(self, snapshot: Snapshot, keep: int | None) -> None:
         with self._write() as conn:
             version = stream_version(conn, _Q, snapshot.stream_id)
             if snapshot.version > version:
@@ -325,6 +327,7 @@ class SQLiteEventStore(SQLReads):
                     f"{snapshot.version}: the stream is at version {version}")
             conn.execute(f"INSERT OR REPLACE INTO snapshots ({SNAPSHOT_COLUMNS}) "
                          "VALUES (?, ?, ?, ?, ?)", tuple(_snapshot_values(snapshot)))
+            prune_snapshots(conn, _PRUNE, snapshot.stream_id, keep)
 
     def _insert_anchor(self, anchor: Anchor) -> None:
         with self._write() as conn:

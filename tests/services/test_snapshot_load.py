@@ -5,6 +5,7 @@ appends with an expected version"); idempotency survives a load from a snapshot.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,7 @@ from arbiter_runtime.session import GameSession
 from arbiter_services.core import ORGANIZER, ServiceCore
 from arbiter_services.messages import CommandEnvelope, WorkItem
 from arbiter_services.topics import COMMAND_CONSUMERS, SERVICES, VARIANTS
-from arbiter_store import EventStore, NewEvent, StoredEvent, open_store
+from arbiter_store import EventStore, NewEvent, Snapshot, StoredEvent, open_store
 
 GAME = "snap"
 
@@ -78,27 +79,53 @@ def replayed(store: EventStore, to: int | None = None) -> GameProjection:
     return p
 
 
+@dataclass
+class Played:
+    url: str
+    saves: list[tuple[int, int | None]]  # (version, keep) of every snapshot saved
+
+
 @pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """A whole 2-player game through the services, default snapshot policy."""
+def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    """A whole 2-player game through the services, default snapshot policy; records the
+    (version, keep) of every save, as the store keeps only the newest few."""
     url = str(tmp_path_factory.mktemp("snap") / "game.sqlite")
+    saves: list[tuple[int, int | None]] = []
     with open_store(url) as store:
+        save = store.save_snapshot
+
+        def recording(stream_id: str, version: int, state: bytes, state_hash: str,
+                      keep: int | None = None) -> Snapshot:
+            saves.append((version, keep))
+            return save(stream_id, version, state, state_hash, keep)
+
+        setattr(store, "save_snapshot", recording)  # noqa: B010 (assigning is mypy's method-assign)
         cs = cores(store)
         play(store, cs, start_command(GAME, 2, 3))
-        assert sum(c.snapshotter.saved for c in cs.values()) >= 2
-    return url
+        assert sum(c.snapshotter.saved for c in cs.values()) == len(saves) >= 3
+    return Played(url, saves)
 
 
-def test_services_save_one_snapshot_per_multiple_of_the_policy(played: str) -> None:
+def test_services_save_one_snapshot_per_multiple_and_keep_the_newest(played: Played
+                                                                     ) -> None:
     every = snapshots.snapshot_every(2)
-    with open_store(played) as store:
+    with open_store(played.url) as store:
         end = store.stream_version(GAME)
-        assert end >= 2 * every
-        for k in range(1, end // every + 1):
+        assert end >= 3 * every  # so that retention deletes some
+        multiples = range(1, end // every + 1)
+        # the append that crossed k * every saved the state it produced, once per k,
+        # each save keeping the SNAPSHOTS_KEPT newest
+        versions = sorted(v for v, _ in played.saves)
+        assert [v // every for v in versions] == list(multiples)
+        assert {keep for _, keep in played.saves} == {snapshots.SNAPSHOTS_KEPT}
+        kept = versions[-snapshots.SNAPSHOTS_KEPT:]
+        for k, version in zip(multiples, versions, strict=True):
             snap = store.load_snapshot(GAME, k * every + every - 1)
-            assert snap is not None
-            # the append that crossed k * every saved the state it produced
-            assert k * every <= snap.version < k * every + every
+            # the older ones deleted, so a version below the kept ones has none
+            assert (snap.version if snap else None) == (version if version in kept else None)
+        for version in kept:
+            snap = store.load_snapshot(GAME, version)
+            assert snap is not None and snap.version == version
             state, commands = snapshots.decode_with_commands(snap.state, snap.state_hash)
             assert commands is not None  # the services' format: with the command ids
             full = replayed(store, snap.version)
@@ -109,8 +136,8 @@ def test_services_save_one_snapshot_per_multiple_of_the_policy(played: str) -> N
                 == state_hash(replayed(store).state))
 
 
-def test_a_cold_load_reads_only_the_tail_after_the_snapshot(played: str) -> None:
-    with open_store(played) as store:
+def test_a_cold_load_reads_only_the_tail_after_the_snapshot(played: Played) -> None:
+    with open_store(played.url) as store:
         full = replayed(store)
         snap = store.load_snapshot(GAME)
         assert snap is not None and 0 < snap.version < full.version
@@ -121,8 +148,8 @@ def test_a_cold_load_reads_only_the_tail_after_the_snapshot(played: str) -> None
         assert [e.version for e in tail] == list(range(snap.version + 1, full.version + 1))
         assert state_hash(cold.state) == state_hash(full.state)
         assert cold.commands == full.commands
-        # to an earlier version: the latest snapshot at or below it
-        mid = 2 * snapshots.snapshot_every(2) - 1
+        # to an earlier version: the latest snapshot at or below it (the older one kept)
+        mid = snap.version - 1
         below = store.load_snapshot(GAME, mid)
         assert below is not None and below.version < snap.version
         earlier = ProjectionCache(store).get(GAME, mid)
@@ -132,9 +159,9 @@ def test_a_cold_load_reads_only_the_tail_after_the_snapshot(played: str) -> None
 
 
 def test_a_corrupt_or_idless_snapshot_falls_back_to_the_full_replay(tmp_path: Path,
-                                                                     played: str) -> None:
+                                                                     played: Played) -> None:
     url = str(tmp_path / "copy.sqlite")
-    with open_store(played) as src, open_store(url) as store:
+    with open_store(played.url) as src, open_store(url) as store:
         store.append(GAME, 0, [_new(e) for e in src.read_stream(GAME)])
         full = replayed(store)
         mid = replayed(store, full.version - 10)

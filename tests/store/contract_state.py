@@ -58,6 +58,47 @@ class SnapshotContract(ContractBase):
         with pytest.raises(ValueError):
             store.load_snapshot("g", max_version=-1)
 
+    def test_keep_leaves_the_newest_snapshots(self, store: EventStore) -> None:
+        store.append("g", 0, [ev(n) for n in range(10)])
+        store.append("h", 0, [ev(1), ev(2)])
+        store.save_snapshot("h", 1, b"h1", "hh1")  # another stream's: untouched
+        for version in (2, 4, 6, 8, 10):
+            store.save_snapshot("g", version, f"s{version}".encode(), f"h{version}", keep=2)
+        kept = [store.load_snapshot("g", v) for v in range(11)]
+        assert [s.version if s else None for s in kept] == [None] * 8 + [8, 8, 10]
+        newest = store.load_snapshot("g")
+        assert newest is not None and (newest.state, newest.state_hash) == (b"s10", "h10")
+        # a pruned version falls back to the newest older one kept, else None
+        assert store.load_snapshot("g", max_version=7) is None
+        at_nine = store.load_snapshot("g", max_version=9)
+        assert at_nine is not None and (at_nine.version, at_nine.state) == (8, b"s8")
+        h = store.load_snapshot("h")
+        assert h is not None and h.version == 1
+        # saving a kept version again replaces it and prunes nothing more
+        store.save_snapshot("g", 10, b"again", "h10b", keep=2)
+        assert [s.version if s else None for s in (store.load_snapshot("g", 8),
+                                                    store.load_snapshot("g"))] == [8, 10]
+
+    def test_keep_one_and_keep_none(self, store: EventStore) -> None:
+        store.append("g", 0, [ev(n) for n in range(5)])
+        for version in range(1, 5):
+            store.save_snapshot("g", version, b"x", f"h{version}")  # keep=None: all kept
+        assert [s.version if s else None for s in
+                (store.load_snapshot("g", v) for v in range(1, 5))] == [1, 2, 3, 4]
+        store.save_snapshot("g", 5, b"five", "h5", keep=1)
+        assert store.load_snapshot("g", max_version=4) is None
+        five = store.load_snapshot("g")
+        assert five is not None and five.version == 5
+
+    def test_keep_below_one_is_refused(self, store: EventStore) -> None:
+        store.append("g", 0, [ev(1), ev(2)])
+        store.save_snapshot("g", 1, b"one", "h1")
+        for keep in (0, -1, True, 1.5):
+            with pytest.raises(ValueError, match="keep"):
+                store.save_snapshot("g", 2, b"x", "h", keep=keep)  # type: ignore[arg-type]
+        one = store.load_snapshot("g")
+        assert one is not None and one.version == 1  # nothing saved, nothing pruned
+
 
 def _split_name(payload: dict[str, Any]) -> dict[str, Any]:
     first, _, last = payload.pop("name").partition(" ")
