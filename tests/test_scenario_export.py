@@ -14,7 +14,7 @@ import yaml
 
 from arbiter_cli.scenario_export import ExportError, export_scenario
 from arbiter_core.evolve import apply, empty_state
-from arbiter_core.state import MAIN_STEPS, GameState, Priority
+from arbiter_core.state import MAIN_STEPS, Delayed, GameState, Priority
 from arbiter_runtime.codec import from_stored
 from arbiter_runtime.play import play_bot_game
 from arbiter_scenarios.model import load
@@ -197,6 +197,16 @@ def test_what_a_position_cannot_say_is_warned(game_states: dict[int, GameState])
     assert any("mana pool (RR)" in w for w in exported.warnings)
     assert exported.text().startswith("# warning: ")
     assert yaml.safe_load(exported.text())["name"] == "with mana"
+
+
+def test_a_waiting_delayed_ability_is_warned(game_states: dict[int, GameState]) -> None:
+    """CR 603.7: a delayed triggered ability the position can't say (Maddening Imp's)."""
+    s = next(iter(game_states.values())).clone()
+    s.delayed.append(Delayed(card=1, owner=s.seats[0], controller=s.seats[0],
+                             source_name="Maddening Imp", kind="destroy_unless_attacked"))
+    exported = export_scenario(s, "with a delayed ability")
+    assert any("1 delayed triggered abilit(ies) left out (Maddening Imp)" in w
+               for w in exported.warnings)
 
 
 def test_a_game_not_started_cannot_be_exported() -> None:

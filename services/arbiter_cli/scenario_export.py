@@ -190,6 +190,9 @@ def _warn_position(s: GameState, warnings: list[str]) -> None:
         warnings.append(f"{len(s.effects)} until-end-of-turn effect(s) left out")
     if s.triggers:
         warnings.append(f"{len(s.triggers)} waiting trigger(s) left out")
+    if s.delayed:  # CR 603.7: created, not yet triggered (e.g. "at the next end step")
+        warnings.append(f"{len(s.delayed)} delayed triggered abilit(ies) left out "
+                        f"({', '.join(d.source_name for d in s.delayed)})")
 
 
 def export_scenario(s: GameState, name: str) -> Exported:
