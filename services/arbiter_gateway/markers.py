@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arbiter_core.commands import PlayerCommand, StartGame
-from arbiter_core.state import Decision, Priority
+from arbiter_core.state import Decision, GameState, Priority, Work
 from arbiter_gateway.client import DistributedGame, GatewayClient, GatewayError, stored
 from arbiter_runtime.botgame import make_bots
 from arbiter_runtime.play import MAX_TURNS, MAX_TURNS_PER_PLAYER
@@ -43,7 +43,11 @@ JOIN_AT_ONCE = 16
 
 async def play_markers_through_gateway(client: GatewayClient, start: StartGame,
                                        deadline_s: float = 3600,
-                                       progress: Any = None) -> DistributedGame:
+                                       progress: Any = None,
+                                       max_marker_turn: int | None = None) -> DistributedGame:
+    """Play `start` to its end; with `max_marker_turn`, no player acts in a marker's
+    turn after that one, and the drive ends once the engine owes no work and no marker
+    within the bound waits for a player (`within_turns`)."""
     t0 = time.monotonic()
     gid = start.game_id
     created = await client.create(start)
@@ -69,6 +73,9 @@ async def play_markers_through_gateway(client: GatewayClient, start: StartGame,
     seq = 0
     while not proj.state.game_over:
         _deadline(t0, deadline_s)
+        if (max_marker_turn is not None and not in_flight and proj.version
+                and done_within(proj.state, max_marker_turn)):
+            break
         if proj.state.turns_taken > limit:
             raise RuntimeError(f"game {gid} did not end in {limit} turns")
         new = await client.events(gid, judge, proj.version + 1, wait=1)
@@ -87,6 +94,8 @@ async def play_markers_through_gateway(client: GatewayClient, start: StartGame,
             pending = m.pending
             if not isinstance(pending, Priority | Decision) or m.number in in_flight:
                 continue
+            if max_marker_turn is not None and m.turn > max_marker_turn:
+                continue
             action = bots[pending.player].choose(proj.state, pending.player)
             if action is None:
                 continue
@@ -98,6 +107,17 @@ async def play_markers_through_gateway(client: GatewayClient, start: StartGame,
             await asyncio.gather(*sends)
             actions += len(sends)
     return DistributedGame(gid, judge, tokens, proj, actions, time.monotonic() - t0)
+
+
+def done_within(state: GameState, max_marker_turn: int) -> bool:
+    """The engine owes no work and no marker in a turn up to `max_marker_turn` waits for
+    a player: where a drive bounded by marker turns stops (the embedded loop too)."""
+    for m in state.markers.values():
+        if isinstance(m.pending, Work):
+            return False
+        if isinstance(m.pending, Priority | Decision) and m.turn <= max_marker_turn:
+            return False
+    return True
 
 
 async def _check_stale(client: GatewayClient, gid: str, tokens: dict[str, str],

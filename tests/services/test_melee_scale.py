@@ -13,7 +13,7 @@ import pytest
 
 from arbiter_core.hashing import state_hash
 from arbiter_gateway.client import DistributedGame, GatewayClient
-from arbiter_gateway.markers import play_markers_through_gateway
+from arbiter_gateway.markers import done_within, play_markers_through_gateway
 from arbiter_runtime.botgame import start_command
 from arbiter_runtime.session import GameSession
 from arbiter_services.launcher import Cluster, process_names, role_of
@@ -28,6 +28,8 @@ from arbiter_services.melee import (
 )
 from arbiter_services.topics import STACK
 from arbiter_store import open_store
+
+from .melee_serial import MARKER_TURNS, outcome, quiet_start, serial_run
 
 PLAYERS = 16  # four turn markers, four stacks
 MARKERS = PLAYERS // 4
@@ -112,3 +114,44 @@ def test_gateway_driver_acts_on_every_marker(two_resolvers: Cluster) -> None:
         check = verify_log(store.read_stream(gid))
     assert check.divergence is None, check.divergence
     assert check.state_hash == state_hash(game.projection.state)
+
+
+def test_the_quiet_game_is_a_real_game() -> None:
+    """The serial run of the non-interacting game (melee_serial): both markers played
+    their turns, creatures were cast through the stacks and fought."""
+    state = serial_run(quiet_start("quiet-serial"))
+    o = outcome(state)
+    assert [t for _, t, _, _ in o["markers"].values()] == [MARKER_TURNS + 1] * 2
+    assert not state.game_over
+    assert sum(len(p["battlefield"]) for p in o["players"].values()) > 20
+    assert any(p["life"] < 20 or p["graveyard"] for p in o["players"].values())
+    # the bound is where the gateway driver stops too
+    assert done_within(state, MARKER_TURNS)
+    assert not done_within(state, MARKER_TURNS + 1)
+
+
+@pytest.mark.integration
+def test_non_interacting_stacks_end_as_the_serial_run(two_resolvers: Cluster) -> None:
+    """Issue 6 / CR 807.5: with two resolver processes and every marker's player acting
+    as soon as it may, a game whose stacks don't interact ends as its serial run does."""
+    cluster = two_resolvers
+    gid = spread_game_id("melee-quiet", 2)
+    start = quiet_start(gid)
+
+    async def go() -> DistributedGame:
+        async with httpx.AsyncClient(base_url=cluster.gateway_url, timeout=60) as http:
+            return await play_markers_through_gateway(GatewayClient(http), start, 300,
+                                                      max_marker_turn=MARKER_TURNS)
+    game = asyncio.run(go())
+    from arbiter_services.bench import drain
+    drain(cluster.store, quiet_s=1.0, limit_s=20)
+    with open_store(cluster.store) as store:
+        stored = store.read_stream(gid)
+        rejected = store.read_stream(f"audit:{gid}")
+        check = verify_log(stored)
+        loaded = GameSession.load(store, gid).state
+    assert not rejected, [e.payload for e in rejected]
+    assert check.divergence is None, check.divergence
+    assert set(check.by_process) == {STACK, f"{STACK}-2"}, check.by_process
+    assert state_hash(loaded) == check.state_hash == state_hash(game.projection.state)
+    assert outcome(loaded) == outcome(serial_run(start))
