@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
+from .migrations_postgres_one import APPEND_ONE_SQL
+
 __all__ = ["POSTGRES_MIGRATIONS", "Migration"]
 
 
@@ -324,4 +326,5 @@ POSTGRES_MIGRATIONS: Final = (
         END
         $$;
     """),
+    Migration(5, "single-request append", APPEND_ONE_SQL),
 )

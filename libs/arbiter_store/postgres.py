@@ -16,7 +16,8 @@ statement in autocommit mode, ``SELECT * FROM arbiter_append_group(...)`` (a PL/
 function, migration 4), so it is one transaction and one round trip.  It carries a
 *group* of appends to distinct streams (concurrent appends through one store object
 share a transaction and its WAL flush; see :mod:`arbiter_store.combiner`; alone, an
-append is a group of one), in three steps:
+append is a group of one, sent to ``arbiter_append_one`` of migration 5, which does the
+same for one request with scalar parameters and cheaper plans), in three steps:
 
 1. *Outside the critical section* (appends to other streams run in parallel): the
    payloads were validated, encoded and their position-independent hash input framed
@@ -110,12 +111,17 @@ _TRACK: Final = (
     "INSERT INTO tracking (consumer, position) VALUES (%s, %s) ON CONFLICT (consumer) "
     "DO UPDATE SET position = EXCLUDED.position WHERE tracking.position < EXCLUDED.position "
     "RETURNING position")
-#: The append function of migration 4.
+#: The append function of migration 4, for a group of several requests.
 _APPEND: Final = (
     "SELECT o_status, o_a, o_b FROM arbiter_append_group(%b::text[], %b::bigint[], "
     "%b::text[], %b::text[], %b::bigint[], %b::integer[], %b::integer[], %b::text[], "
     "%b::integer[], %b::bytea[], %b::text[], %b::bytea[], %b::bytea[], %b::bytea[], "
     "%b::bytea[], %b::text)")
+#: The append function of migration 5, for a group of one request.
+_APPEND_ONE: Final = (
+    "SELECT o_status, o_a, o_b FROM arbiter_append_one(%s::text, %s::bigint, %s::text, "
+    "%s::text, %s::bigint, %b::text[], %b::integer[], %b::bytea[], %b::text[], "
+    "%b::bytea[], %b::bytea[], %b::bytea[], %b::bytea[], %s::text)")
 
 
 class PostgresEventStore(SQLReads):
@@ -192,7 +198,9 @@ class PostgresEventStore(SQLReads):
         try:
             with self._connection() as conn:
                 try:  # one statement in autocommit mode: one round trip, one transaction
-                    rows = conn.execute(_APPEND, self._params(group)).fetchall()
+                    rows = (conn.execute(_APPEND_ONE, self._params_one(group[0]))
+                            if len(group) == 1 else
+                            conn.execute(_APPEND, self._params(group))).fetchall()
                 except psycopg.errors.UniqueViolation as exc:
                     if len(group) > 1 or exc.diag.table_name != "events":
                         raise
@@ -249,6 +257,19 @@ class PostgresEventStore(SQLReads):
             byteas([part for p in parts for part in p.mid]),
             byteas([part for p in parts for part in p.end]),
             self._channel)
+
+    def _params_one(self, request: AppendRequest) -> tuple[Any, ...]:
+        events, tracking = request.events, request.tracking
+        parts = (hash_parts(request.stream_id, request.expected_version, events)
+                 if request.parts is None else request.parts)
+        return (
+            request.stream_id, request.expected_version, request.command_id,
+            None if tracking is None else tracking.consumer,
+            None if tracking is None else tracking.position,
+            texts([e.type for e in events]), integers([e.schema_version for e in events]),
+            byteas([e.payload for e in events]), texts([e.rule for e in events]),
+            byteas([e.metadata for e in events]), byteas(parts.pre), byteas(parts.mid),
+            byteas(parts.end), self._channel)
 
     def _record_tracking(self, tracking: Tracking) -> None:
         with self._connection() as conn, conn.transaction():

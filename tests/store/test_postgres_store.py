@@ -24,7 +24,15 @@ from arbiter_store import (
     open_store,
 )
 from arbiter_store.migrations import latest_version, upgrade
-from arbiter_store.postgres import PostgresEventStore, _consumer_order, channel_name, lock_order
+from arbiter_store.pgarrays import register
+from arbiter_store.postgres import (
+    _APPEND,
+    _APPEND_ONE,
+    PostgresEventStore,
+    _consumer_order,
+    channel_name,
+    lock_order,
+)
 
 from .contract import Opener, RawSQL, UrlFactory, ev, positions
 from .contract_groups import request
@@ -156,6 +164,37 @@ class TestPostgresStore(StoreContract):
         assert [r.stream_id for r in ordered] == ["B", "a", "b", "é"]  # code points = bytes
         assert _consumer_order(ordered) == [2, 3, 1, 4]  # consumers y, z; then the others
 
+    def test_the_single_request_function_matches_the_group_function(
+        self, pg_schemas: Callable[[], str]
+    ) -> None:
+        """arbiter_append_one (migration 5) returns and writes what arbiter_append_group
+        does for a group of one: every status, the same rows and hashes."""
+        scenario = [
+            (request("s", 0, ev(1), ev(2), command_id="c1"), ("ok", 0, None)),
+            (request("s", 2, ev(3), command_id="c1"), ("repeat", 1, 2)),
+            (request("s", 0, ev(4)), ("conflict", 2, None)),
+            (request("t", 5, ev(5)), ("conflict", 0, None)),
+            (request("t", 0, ev(6), tracking=Tracking("k", 3)), ("ok", 2, None)),
+            (request("u", 0, ev(7), tracking=Tracking("k", 3)), ("processed", 3, None)),
+            (request("t", 0, ev(8), tracking=Tracking("k", 2)), ("processed", 3, None)),
+            (request("s", 2, ev(9), command_id="c2"), ("ok", 3, None)),
+        ]
+        dumps = []
+        for one in (True, False):
+            url = pg_schemas()
+            with open_store(url, auto_migrate=True) as store:
+                assert isinstance(store, PostgresEventStore)
+                with psycopg.connect(url, autocommit=True) as conn:
+                    register(conn)
+                    for member, expected in scenario:
+                        rows = (conn.execute(_APPEND_ONE, store._params_one(member)) if one
+                                else conn.execute(_APPEND, store._params([member]))).fetchall()
+                        assert rows == [expected]
+                    dumps.append([conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
+                                  for table in ("events", "streams", "commands", "tracking")])
+                assert store.verify().ok
+        assert dumps[0] == dumps[1] and len(dumps[0][0]) == 4 and len(dumps[0][1]) == 2
+
     def test_channel_names_fit_postgres_identifiers(self) -> None:
         assert channel_name("public") == "arbiter_events.public"
         assert len(channel_name("x" * 63).encode()) <= 63
@@ -171,7 +210,7 @@ class TestMigrations:
 
     def test_upgrade_applies_each_migration_once(self, pg_schemas: Callable[[], str]) -> None:
         url = pg_schemas()
-        assert upgrade(url) == ALL_MIGRATIONS == [1, 2, 3, 4] and upgrade(url) == []
+        assert upgrade(url) == ALL_MIGRATIONS == [1, 2, 3, 4, 5] and upgrade(url) == []
         with psycopg.connect(url) as conn:
             rows = conn.execute("SELECT version, name FROM schema_migrations "
                                 "ORDER BY version").fetchall()
@@ -185,10 +224,11 @@ class TestMigrations:
         with psycopg.connect(url, autocommit=True) as conn:  # back to version 1
             conn.execute("DELETE FROM schema_migrations WHERE version >= 2")
             conn.execute("DROP TABLE commands, tracking, snapshots, anchors")
-            conn.execute("DROP FUNCTION arbiter_append, arbiter_append_group")
+            conn.execute("DROP FUNCTION arbiter_append, arbiter_append_group, "
+                         "arbiter_append_one")
         with pytest.raises(MigrationRequired, match="has store schema version 1"):
             open_store(url)
-        assert upgrade(url) == [2, 3, 4]
+        assert upgrade(url) == [2, 3, 4, 5]
         with open_store(url) as store:
             store.append("s", 0, [ev()], command_id="c")
 
