@@ -22,6 +22,7 @@ from arbiter_core.cards.model import (
     GainControl,
     GainKeyword,
     KeywordAbility,
+    Mill,
     Proliferate,
     SearchOntoBattlefield,
     SpellAbility,
@@ -78,6 +79,7 @@ EXPECTED_CARDS = frozenset(
         "Cancel",
         "Giant Growth",
         "Pacifism",
+        "Jace Beleren",
         "Holy Strength",
         "Bonesplitter",
         "Divination",
@@ -165,7 +167,7 @@ def test_extra_cards_are_in_the_facts_and_the_pool() -> None:
 
 
 def test_pool_is_exactly_the_implemented_cards() -> None:
-    assert len(EXPECTED_CARDS) == 91
+    assert len(EXPECTED_CARDS) == 92
     assert set(POOL) == EXPECTED_CARDS
     assert card_names() == tuple(sorted(EXPECTED_CARDS))
     assert all(name == card.name for name, card in POOL.items())
@@ -218,7 +220,7 @@ def test_keyword_abilities_agree_with_oracle_keywords(name: str) -> None:
         elif isinstance(ability, EquipAbility):
             defined.add("Equip")
         for effect in getattr(ability, "effects", ()):
-            if isinstance(effect, Proliferate | Detain):  # keyword actions (CR 701)
+            if isinstance(effect, Proliferate | Detain | Mill):  # keyword actions (CR 701)
                 defined.add(effect.kind.capitalize())
     assert defined == set(FACTS[name].keywords)
 

@@ -162,6 +162,7 @@ def card_fields(card: Mapping[str, Any]) -> dict[str, Any]:
         "toughness": _int_or_none(face.get("toughness")),
         "oracle_text": face.get("oracle_text") or "",
         "keywords": _strs(face.get("keywords")),
+        "loyalty": _int_or_none(face.get("loyalty")),  # printed loyalty (CR 306.5b)
     }
 
 
@@ -182,6 +183,8 @@ def render_entry(fields: Mapping[str, Any]) -> list[str]:
         lines.extend(f"{ind}    {py_str(piece)}" for piece in pieces)
         lines.append(f"{ind}),")
     lines.append(f"{ind}keywords={py_tuple(fields['keywords'])},")
+    if fields.get("loyalty") is not None:
+        lines.append(f"{ind}loyalty={fields['loyalty']!r},")
     lines.append("    ),")
     return lines
 

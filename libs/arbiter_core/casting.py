@@ -10,7 +10,7 @@ game returns to the moment before the proposal).
 
 from __future__ import annotations
 
-from arbiter_core import choices, life
+from arbiter_core import choices, life, planeswalkers
 from arbiter_core import events as ev
 from arbiter_core.cards.model import (
     ActivatedAbility,
@@ -153,6 +153,7 @@ def _ability(o: Obj, index: int) -> ActivatedAbility | EquipAbility:
 def is_mana_ability(ab: ActivatedAbility | EquipAbility) -> bool:
     """CR 605.1a: no target, could add mana, not a loyalty ability."""
     return (isinstance(ab, ActivatedAbility) and not ab.targets
+            and not planeswalkers.is_loyalty_ability(ab)
             and any(isinstance(e, AddMana) for e in ab.effects))
 
 
@@ -194,6 +195,8 @@ def activate_ability(t: Txn, cmd: ActivateAbility) -> None:
             raise RuleViolation("702.6a", "equip targets a creature you control")
         cost, tap = ab.cost.mana, ab.cost.tap
     else:
+        if planeswalkers.is_loyalty_ability(ab):  # 606.3, 606.6
+            planeswalkers.check_loyalty(s, m, cmd.player, o, ab)
         if ab.sorcery_speed and not sorcery_timing_ok(s, m, cmd.player):
             raise RuleViolation("602.5d", "this ability is activated only as a sorcery")
         if not activation_timing_ok(s, m, cmd.player, ab):
@@ -214,6 +217,8 @@ def activate_ability(t: Txn, cmd: ActivateAbility) -> None:
                                targets=[list(g) for g in chosen], rule="602.2"))
     if tap:
         t.emit(ev.PermanentTapped(obj=o.id, rule="602.2b"))
+    if isinstance(ab, ActivatedAbility):
+        planeswalkers.pay_loyalty(t, o, ab)  # 606.4
     if half:  # CR 119.4; 810.9a: half the team's total in 2HG
         life.lose(t, cmd.player, half, "119.4")
     pay(t, cmd.player, parse_cost(cost), cmd.pay)

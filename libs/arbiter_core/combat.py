@@ -3,7 +3,8 @@ change them: flying and reach (702.9, 702.17), defender (702.3), haste and summo
 sickness (702.10, 302.6), vigilance (702.20), menace (702.111); attacking bands
 (banding.py, 702.22); restrictions and requirements on the whole declaration
 (requirements.py, 508.1c-d, 509.1b). Combat damage is combat_damage.py (510).
-Attack options: attack multiple players (802), attack left and right (803.1).
+Attack options: attack multiple players (802), attack left and right (803.1). A creature
+may attack a planeswalker its controller's attackable players control (planeswalkers.py).
 Teams with shared team turns (805.10, which 810.7 uses for Two-Headed Giant): the active
 team is the attacking team and each of its players an attacking player, the other team
 defending (805.10a); one combined attack in which each creature attacks a chosen
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from arbiter_core import banding, requirements
+from arbiter_core import banding, planeswalkers, requirements
 from arbiter_core import events as ev
 from arbiter_core.cards.model import CantAttackYouIfChosenColorWithoutFlying, StaticAbility
 from arbiter_core.errors import InvalidCommand, RuleViolation
@@ -59,8 +60,11 @@ def moat_stops(s: GameState, o: Obj, defender: str) -> bool:
 
 def targets_for(s: GameState, o: Obj) -> list[str]:
     """The players this creature may attack now: a restriction on attacking one player
-    applies only to attacks on that player (802.3a, 805.10b)."""
-    return [p for p in attackable_players(s, o.controller) if not moat_stops(s, o, p)]
+    applies only to attacks on that player (802.3a, 805.10b); then the planeswalkers
+    those players control, as "o:<id>" (506.2, 508.1b, 801.3, 802.3, 803.1a-b)."""
+    players = attackable_players(s, o.controller)
+    return [p for p in players if not moat_stops(s, o, p)] + \
+        planeswalkers.attackable_planeswalkers(s, players)
 
 
 def attackable_players(s: GameState, player: str) -> list[str]:
@@ -143,6 +147,12 @@ def check_attack(s: GameState, m: Marker, attacks: list[tuple[int, str]],
             raise RuleViolation(rule, f"{o.name} can't attack")
         if defender in allowed and moat_stops(s, o, defender):
             raise RuleViolation("508.1c", f"{o.name} can't attack {defender} (Teferi's Moat)")
+        walker = planeswalkers.attacked_object(s, defender)
+        if walker is not None:  # 508.1b: a planeswalker an attackable player controls
+            defender = walker.controller
+        elif defender not in s.players:
+            raise RuleViolation("506.3", f"only a player or a planeswalker can be attacked, "
+                                         f"not {defender}")
         if defender not in allowed:
             if defender in s.players and not player_in_range(s, o.controller, defender):
                 rule = "801.3"

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from arbiter_core import banding, life, redirect
+from arbiter_core import banding, life, planeswalkers, redirect
 from arbiter_core import events as ev
 from arbiter_core.errors import RuleViolation
 from arbiter_core.influence import object_in_range, player_in_range
@@ -163,15 +163,15 @@ def _amounts(s: GameState, m: Marker) -> dict[tuple[int, str], int]:
         if not _deals_now(s, m, o) or power <= 0:
             continue
         blockers = _live_blockers(s, m, a)
-        defender = m.combat.defender_of(a)
+        to = planeswalkers.attack_recipient(s, m, a)
         if a in chosen:
             for key, n in chosen[a]:
                 amounts[(a, key)] += n
         elif not m.combat.blockers_of(a) or (not blockers and "trample" in keywords(s, o)):
-            # 510.1b, 702.19d: to the player it attacks (802.2a, 805.10e); not to a
-            # player who has left (800.4e).
-            if defender and not s.players[defender].left:
-                amounts[(a, f"p:{defender}")] += power
+            # 510.1b, 702.19d: to the player or planeswalker it attacks (802.2a,
+            # 805.10e); not to a player who has left (800.4e).
+            if to and not (to.startswith("p:") and s.players[to[2:]].left):
+                amounts[(a, to)] += power
         elif blockers:
             amounts[(a, f"o:{blockers[0]}")] += power
     for b in _on_battlefield(s, _blocker_ids(m)):
@@ -199,17 +199,17 @@ def validate_assignment(s: GameState, m: Marker, c: Obj, split: dict[str, int]) 
     attacking = c.id in m.combat.attacker_ids()
     rule = "510.1c" if attacking else "510.1d"
     others = _live_blockers(s, m, c.id) if attacking else _live_blocked(s, m, c.id)
-    defender = m.combat.defender_of(c.id) if attacking else None
+    defender = planeswalkers.attack_recipient(s, m, c.id) if attacking else None
     allowed = {f"o:{b}" for b in others}
     trample = attacking and "trample" in keywords(s, c)
     if trample and defender:
-        allowed.add(f"p:{defender}")
+        allowed.add(defender)  # 702.19b-c: the player or planeswalker it attacks
     if any(n < 0 for n in split.values()) or sum(split.values()) != power:
         raise RuleViolation(rule, f"{c.name} must assign exactly its {power} damage")
     for key in split:
         if key not in allowed:
             raise RuleViolation(rule, f"{c.name} can't assign damage to {key}")
-    if trample and split.get(f"p:{defender}", 0) > 0:
+    if trample and defender and split.get(defender, 0) > 0:
         deathtouch = "deathtouch" in keywords(s, c)
         for b in others:
             o = s.objects[b]
@@ -236,8 +236,8 @@ def default_assignment(s: GameState, m: Marker, c: Obj) -> dict[str, int]:
         out[f"o:{b}"] = n
         left -= n
     if left:
-        defender = m.combat.defender_of(c.id) if attacking else None
-        key = (f"p:{defender}" if attacking and "trample" in keywords(s, c) and defender
+        defender = planeswalkers.attack_recipient(s, m, c.id) if attacking else None
+        key = (defender if attacking and "trample" in keywords(s, c) and defender
                else f"o:{others[-1]}")
         out[key] = out.get(key, 0) + left
     return {k: n for k, n in out.items() if n > 0}
@@ -266,6 +266,7 @@ def _deal(t: Txn, m: Marker, amounts: dict[tuple[int, str], int]) -> None:
             else:
                 t.emit(ev.DamageDealt(source=src_id, obj=int(to[2:]), amount=k, combat=True,
                                       deathtouch="deathtouch" in kw, rule="510.2"))
+                planeswalkers.damage_removes_loyalty(t, int(to[2:]), k)  # 120.3c
             if "lifelink" in kw:
                 gained[src.controller] += k
     for player, n in gained.items():

@@ -6,7 +6,7 @@ the player or object a trigger names (400.7).
 from __future__ import annotations
 
 from arbiter_core import events as ev
-from arbiter_core import life, redirect
+from arbiter_core import life, planeswalkers, redirect
 from arbiter_core.influence import player_in_range
 from arbiter_core.layers import is_creature, keywords
 from arbiter_core.state import StackItem
@@ -42,6 +42,8 @@ def _deal_one(t: Txn, item: StackItem, n: int, player: str | None = None,
     t.emit(ev.DamageDealt(source=_source_id(item), player=player, obj=obj, amount=n,
                           deathtouch="deathtouch" in kw and obj is not None, life_loss=loss,
                           rule="120.3"))
+    if obj is not None:
+        planeswalkers.damage_removes_loyalty(t, obj, n)  # 120.3c
     if "lifelink" in kw and src is not None:
         life.gain(t, src.controller, n, "702.15b")
 

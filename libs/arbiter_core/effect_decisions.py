@@ -1,7 +1,8 @@
 """Effects that stop a resolution for a player's decision (CR 608.2d) and the answers
 that let it go on: an opponent choosing a revealed card (Murmurs from Beyond), "unless
 that player pays" (118.12a), proliferate (701.34), searching a library (701.19) and
-discarding (701.9). `effects.run` starts them; `decide` applies the answers.
+discarding (701.9). `effects.run` starts them; `decide` applies the answers. Also two
+player effects without a decision: each player drawing (121.1) and milling (701.17a).
 """
 
 from __future__ import annotations
@@ -28,6 +29,27 @@ def player_of(item: StackItem, who: str, legal: list[list[str]]) -> str | None:
         return item.that_player
     players = [x[2:] for group in legal for x in group if x.startswith("p:")]
     return players[0] if players else None
+
+
+def each_player_draws(t: Txn, m: Marker, item: StackItem, count: int) -> None:
+    """"Each player draws a card" (121.1): in turn order from the active player (101.4),
+    each player in the game within the controller's range of influence (801.7)."""
+    from arbiter_core.turn import draw
+
+    for p in turn_order_from(t.s, m.holder):
+        if not t.s.players[p].left and player_in_range(t.s, item.controller, p):
+            for _ in range(count):
+                draw(t, p, "121.1")
+
+
+def mill(t: Txn, item: StackItem, count: int, who: str | None) -> None:
+    """CR 701.17a: the player puts the top `count` cards of their library (as many as
+    there are) into their graveyard."""
+    if who is None or t.s.players[who].left:
+        return
+    for oid in list(t.s.zone(who, "library")[:count]):
+        t.emit(ev.ObjectMoved(obj=oid, new_id=t.new_id(), to_zone="graveyard",
+                              to_player=who, rule="701.17a"))
 
 
 def reveal_opponent_chooses(t: Txn, m: Marker, item: StackItem, eff: RevealOpponentChooses,

@@ -51,6 +51,7 @@ from arbiter_core.cards.model import (
     LoseAllPoison,
     LoseGame,
     LoseLife,
+    Mill,
     ModifyPowerToughness,
     NoLossForZeroLife,
     NoMinusCountersOnYourCreatures,
@@ -161,6 +162,10 @@ def run(t: Txn, m: Marker, item: StackItem, eff: Effect, legal: list[list[str]],
                                         marker=m.number, rule="611.2a"))
         case AddMana():
             t.emit(ev.ManaAdded(player=item.controller, mana=eff.mana, rule="106.3"))
+        case DrawCards(who="each_player"):
+            decisions.each_player_draws(t, m, item, eff.count)
+        case Mill():
+            decisions.mill(t, item, eff.count, player_of(item, eff.who, legal))
         case DrawCards():
             from arbiter_core.turn import draw
 

@@ -11,6 +11,7 @@ from typing import assert_never
 
 from arbiter_core import events as ev
 from arbiter_core.evolve_game import cards_put, game_started, leave, turn_began
+from arbiter_core.planeswalkers import activated_loyalty, split_attacks
 from arbiter_core.state import (
     Combat,
     Decision,
@@ -151,6 +152,9 @@ def apply(s: GameState, e: ev.Event) -> None:
             push(s, StackItem(id=e.item, kind="activated", controller=e.player,
                                marker=e.marker, source=e.source, source_name=src.name,
                                ability=e.ability, targets=_targets(e.targets)))
+            if activated_loyalty(src, e.ability):  # 606.3: once each turn
+                ml = s.markers[e.marker]
+                set_marker(s, e.marker, loyalty_used=(*ml.loyalty_used, e.source))
         case ev.AbilityTriggered():
             s.triggers.append(Trigger(e.source, e.source_name, e.controller, e.ability,
                                       e.marker, e.that_player, e.amount, e.obj))
@@ -250,7 +254,8 @@ def apply(s: GameState, e: ev.Event) -> None:
                          if f.marker != e.marker or f.until != "end_of_turn"]
         case ev.AttackersDeclared():
             ma = s.markers[e.marker]
-            set_marker(s, e.marker, combat=Combat(attacks=tuple(e.attacks),
+            attacks, walkers = split_attacks(s, list(e.attacks))  # 506.2, 508.1b
+            set_marker(s, e.marker, combat=Combat(attacks=attacks, planeswalkers=walkers,
                                                    bands=tuple(tuple(b) for b in e.bands)),
                         attacked=(*ma.attacked, *(a for a, _ in e.attacks)))
         case ev.BandBlocked():

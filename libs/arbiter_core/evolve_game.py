@@ -83,6 +83,7 @@ def turn_began(s: GameState, e: ev.TurnBegan) -> None:
         s, e.marker, holder=e.player, turn=e.turn, step=Step.UNTAP, passed=(),
         combat=None, pending=Work("turn_based_actions"), skip_draw=False,
         extra_turns=tuple(extra), normal_next=tuple(owed), attacked=(),
+        loyalty_used=(),
     )
     # CR 805.4: with shared team turns the whole team takes the turn.
     active = s.team_of(e.player) if s.shared_team_turns else [e.player]

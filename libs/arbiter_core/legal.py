@@ -42,6 +42,8 @@ from arbiter_core.influence import player_in_range
 from arbiter_core.layers import definition, is_creature
 from arbiter_core.mana import can_pay, can_tap_for_cost, parse_cost, untapped_sources
 from arbiter_core.memo import Pinned
+from arbiter_core.planeswalkers import can_activate as can_activate_loyalty
+from arbiter_core.planeswalkers import is_loyalty_ability
 from arbiter_core.priority import holds_priority
 from arbiter_core.state import Decision, GameState, Marker, Priority
 from arbiter_core.targets import candidates
@@ -131,6 +133,8 @@ def _priority_actions(s: GameState, m: Marker, player: str) -> list[PlayerComman
             else:
                 if (ab.sorcery_speed and not main) or not activation_timing_ok(s, m, player, ab):
                     continue
+                if is_loyalty_ability(ab) and not can_activate_loyalty(s, m, player, o, ab):
+                    continue  # 606.3, 606.6
                 choices = _target_choices(s, ab.targets, player, o.id)
             if not can_pay(s, player, parse_cost(ab.cost.mana)):
                 continue

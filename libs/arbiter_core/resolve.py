@@ -7,7 +7,7 @@ stays on the stack with the effect index to resume at, and the answer continues 
 
 from __future__ import annotations
 
-from arbiter_core import choices, delayed, effects, optional
+from arbiter_core import choices, delayed, effects, optional, planeswalkers
 from arbiter_core import events as ev
 from arbiter_core.cards import get_card
 from arbiter_core.cards.model import (
@@ -127,6 +127,7 @@ def color_choice(d: CardDefinition) -> bool:
 
 def enter_with_counters(t: Txn, oid: int) -> None:
     """"~ enters the battlefield with N [kind] counters on it" (614.1c)."""
+    planeswalkers.enter_with_loyalty(t, oid)  # 306.5b
     for ab in definition(t.s.objects[oid]).abilities:
         if isinstance(ab, StaticAbility):
             for e in ab.effects:

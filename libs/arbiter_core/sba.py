@@ -2,8 +2,8 @@
 (CR 704.3, 117.5): all applicable ones are performed at once, and the check repeats until
 none apply. Then waiting triggers go on the stack, then the player gets priority.
 
-Implemented: 704.5a, b, c, d, f, g, h, j (a real decision), k (with 801.12), m, n, p, q.
-704.5i and 704.5s come with planeswalkers and Sagas.
+Implemented: 704.5a, b, c, d, f, g, h, i, j (a real decision), k (with 801.12), m, n, p,
+q. 704.5s comes with Sagas.
 
 The legend rule's choice is a decision: the other SBAs of the same check are performed
 first, then the controller chooses, then the check repeats.
@@ -89,6 +89,8 @@ def _object_actions(s: GameState, board: Board) -> list[tuple[str, int, str]]:
                 out.append(("graveyard", oid, "704.5g"))
             elif o.deathtouch_hit and o.damage > 0:
                 out.append(("graveyard", oid, "704.5h"))
+        if "Planeswalker" in d.types and o.counter("loyalty") <= 0:
+            out.append(("graveyard", oid, "704.5i"))  # loyalty 0 (306.5c)
         if "Aura" in d.subtypes:
             host = objects.get(o.attached_to) if o.attached_to is not None else None
             if host is None or host.zone != "battlefield" or not is_creature(host):

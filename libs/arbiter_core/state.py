@@ -172,6 +172,7 @@ class Effect:
     amount: int = 0
 
 
+@shown_when_set("planeswalkers")
 @dataclass(frozen=True, slots=True)
 class Combat:
     """Combat on one marker's turn (CR 506). `attacks` maps attacker -> defending player;
@@ -189,6 +190,9 @@ class Combat:
     bands: tuple[tuple[int, ...], ...] = ()
     assigned: tuple[tuple[int, tuple[tuple[str, int], ...]], ...] = ()
     assigned_by: tuple[str, ...] = ()
+    # attacker -> the planeswalker it attacks (506.2, 508.1b); its controller is the
+    # attacker's defending player in `attacks`
+    planeswalkers: tuple[tuple[int, int], ...] = field(default=(), repr=False)
 
     def attacker_ids(self) -> list[int]:
         return [a for a, _ in self.attacks]
@@ -203,6 +207,7 @@ class Combat:
         return None
 
 
+@shown_when_set("loyalty_used")
 @dataclass(frozen=True, slots=True)
 class Marker:
     """A turn marker (CR 807.4): whose turn it is, its step, its stack and its priority."""
@@ -220,6 +225,8 @@ class Marker:
     removal: int = 0  # times designated for removal (CR 807.4e-g)
     normal_next: tuple[str, ...] = ()  # 807.4j: own turn owed right after a deferred extra
     attacked: tuple[int, ...] = ()  # creatures declared as attackers this turn (508.1, 508.4)
+    # permanents whose loyalty ability was activated this turn (606.3)
+    loyalty_used: tuple[int, ...] = field(default=(), repr=False)
 
 
 @shown_when_set("delayed")

@@ -62,8 +62,10 @@ def _object_legal(s: GameState, spec: TargetSpec, controller: str, oid: int,
     if spec.not_color is not None and spec.not_color in colors(o):
         return False
     match spec.kind:
-        case "any" | "creature" | "creature_planeswalker_or_player":
+        case "creature":
             return o.zone == "battlefield" and is_creature(o)
+        case "any" | "creature_planeswalker_or_player":  # 115.4: planeswalkers too
+            return o.zone == "battlefield" and (is_creature(o) or is_type(o, "Planeswalker"))
         case "artifact_or_enchantment":
             return o.zone == "battlefield" and (is_type(o, "Artifact")
                                                 or is_type(o, "Enchantment"))
@@ -75,7 +77,9 @@ def _object_legal(s: GameState, spec: TargetSpec, controller: str, oid: int,
         case "creature_an_opponent_controls":
             return (o.zone == "battlefield" and is_creature(o)
                     and o.controller in (opponents(s, controller) if opps is None else opps))
-        case "player" | "player_or_planeswalker" | "opponent":
+        case "player_or_planeswalker":
+            return o.zone == "battlefield" and is_type(o, "Planeswalker")
+        case "player" | "opponent":
             return False
     return False
 

@@ -191,8 +191,20 @@ def _attack(run: Run, player: str, attacks: dict[str, str],
             if str(ref) not in chosen:
                 raise NameError_(f"{ref} is in a band but not in the attack")
     return DeclareAttackers(player=player,
-                            attacks=[(chosen[str(c)], str(d)) for c, d in attacks.items()],
+                            attacks=[(chosen[str(c)], _attacked(run, str(d)))
+                                     for c, d in attacks.items()],
                             bands=[[chosen[str(ref)] for ref in band] for band in bands])
+
+
+def _attacked(run: Run, ref: str) -> str:
+    """What a creature attacks: a player's name, or a planeswalker's name on the
+    battlefield, declared as "o:<id>" (506.3, 508.1b); the engine judges the rest."""
+    if ref in run.state.players:
+        return ref
+    found = run.names.in_zone(run.state, ref, "battlefield")
+    if not found:
+        raise NameError_(f"{ref} is neither a player nor a permanent on the battlefield")
+    return f"o:{found[0].id}"
 
 
 def _attacker(run: Run, ref: str, blockers_too: bool = False) -> int:

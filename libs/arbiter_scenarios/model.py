@@ -13,6 +13,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from arbiter_core.cards import POOL
 from arbiter_core.events import CardSetup
 
 _REPEAT = re.compile(r"^(?P<name>.+?) x (?P<n>\d+)$")
@@ -38,8 +39,14 @@ class CardEntry(_Model):
     controller: str | None = None
     summoning_sick: bool = False
 
-    def setup(self) -> CardSetup:
-        return CardSetup(name=self.card, tapped=self.tapped, counters=dict(self.counters),
+    def setup(self, on_battlefield: bool = False) -> CardSetup:
+        """A planeswalker set up on the battlefield without a loyalty count has its
+        printed loyalty, as if it had entered (CR 306.5b)."""
+        counters = dict(self.counters)
+        printed = POOL[self.card].loyalty if self.card in POOL else None
+        if on_battlefield and printed and "loyalty" not in counters:
+            counters["loyalty"] = printed
+        return CardSetup(name=self.card, tapped=self.tapped, counters=counters,
                          damage=self.damage, controller=self.controller,
                          sick=self.summoning_sick)
 

@@ -93,7 +93,7 @@ def _setup(sc: Any) -> Run:
                 if zone in ("planar_deck", "scheme_deck"):
                     raise ScenarioFailed(f"{zone} is not supported for {sc.variant}")
                 cards = getattr(p, zone)
-                zones[zone] = [c.setup() for c in cards]
+                zones[zone] = [c.setup(zone == "battlefield") for c in cards]
                 setup_cards.extend(c.card for c in cards)
                 where.extend((p.name, i) if zone == "battlefield" else None
                              for i in range(len(cards)))

@@ -32,6 +32,7 @@ def card(name: str, *abilities: Ability) -> CardDefinition:
         subtypes=facts.subtypes,
         power=facts.power,
         toughness=facts.toughness,
+        loyalty=facts.loyalty,
         oracle=facts.oracle_text,
         abilities=abilities,
     )

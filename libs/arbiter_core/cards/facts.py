@@ -296,6 +296,7 @@ FACTS: dict[str, CardFacts] = {
             "battlefield under your control."
         ),
         keywords=(),
+        loyalty=6,
     ),
     "Grizzly Bears": CardFacts(
         name="Grizzly Bears",
@@ -1011,6 +1012,7 @@ FACTS: dict[str, CardFacts] = {
             "[\u221210]: Target player mills twenty cards."
         ),
         keywords=("Mill",),
+        loyalty=3,
     ),
     "The Eldest Reborn": CardFacts(
         name="The Eldest Reborn",

@@ -31,3 +31,4 @@ class CardFacts:
     toughness: int | None
     oracle_text: str
     keywords: tuple[str, ...]
+    loyalty: int | None = None  # a planeswalker's printed loyalty (CR 209.1, 306.5b)

@@ -1,5 +1,5 @@
 """The reference starter pool's cards: basic lands, creatures, instants and sorceries,
-auras, artifacts and enchantments (abilities in Oracle order, CR 113.2c)."""
+auras, artifacts, enchantments and a planeswalker (abilities in Oracle order, CR 113.2c)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from arbiter_core.cards.model import (
     EnchantAbility,
     EquipAbility,
     ExtraTurn,
+    Mill,
     ModifyPowerToughness,
     PreventCombatDamage,
     ReturnToHand,
@@ -156,5 +157,14 @@ STARTER: tuple[CardDefinition, ...] = (
             if_untapped=True,  # intervening "if" clause, CR 603.4
             effects=(DrawCards(who="that_player"),),
         ),
+    ),
+    # A planeswalker (CR 306): loyalty abilities, their costs in loyalty counters (606.4).
+    card(
+        "Jace Beleren",
+        ActivatedAbility(cost=Cost(loyalty=2), effects=(DrawCards(who="each_player"),)),
+        ActivatedAbility(cost=Cost(loyalty=-1), targets=target("player"),
+                         effects=(DrawCards(who="target_player"),)),
+        ActivatedAbility(cost=Cost(loyalty=-10), targets=target("player"),
+                         effects=(Mill(who="target_player", count=20),)),
     ),
 )

@@ -44,6 +44,7 @@ from arbiter_core.cards.model import (
     LoseAllPoison,
     LoseGame,
     LoseLife,
+    Mill,
     ModifyPowerToughness,
     NoLossForZeroLife,
     NoMinusCountersOnYourCreatures,
@@ -131,6 +132,8 @@ def effect_sentence(effect: Effect, ctx: Context) -> str:
         unless = effect.unless_that_player_pays
         unless_text = f" unless that player pays {unless}" if unless else ""  # 118.12a
         return f"{player_verb(effect.who, 'draw')} {cards}{unless_text}."
+    if isinstance(effect, Mill):  # CR 701.17a
+        return f"{player_verb(effect.who, 'mill')} {count_noun(effect.count, 'card', 'cards')}."
     if isinstance(effect, Discard):
         cards = count_noun(effect.count, "card", "cards")
         random = " at random" if effect.at_random else ""

@@ -86,6 +86,16 @@ NUMBER_WORDS = (
     "eight",
     "nine",
     "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
 )
 
 # singular, plural
@@ -167,6 +177,7 @@ PLAYER_SUBJECTS: dict[PlayerRef, str] = {
     "controller": "",  # imperative: "Draw two cards."
     "target_player": "target player",
     "that_player": "that player",
+    "each_player": "each player",
 }
 
 # ---------------------------------------------------------------- helpers
@@ -201,7 +212,11 @@ def mana_symbols(mana: str) -> str:
 
 
 def cost_text(cost: Cost) -> str:
-    """An activation cost (CR 602.1a): mana first, then {T}, comma-separated."""
+    """An activation cost (CR 602.1a): mana first, then {T}, comma-separated; a loyalty
+    cost (CR 606.4) in a loyalty symbol, "[+2]", "[\u22121]" or "[0]"."""
+    if cost.loyalty is not None:
+        n = cost.loyalty
+        return f"[+{n}]" if n > 0 else (f"[\u2212{-n}]" if n < 0 else "[0]")
     parts = [mana_symbols(cost.mana)] if cost.mana else []
     if cost.tap:
         parts.append("{T}")

@@ -65,6 +65,7 @@ from arbiter_core.cards.model.effects import (
     GainLifePerLifeLost,
     LifeBecomesLowest,
     LoseGame,
+    Mill,
     ModifyPowerToughness,
     NoLossForZeroLife,
     OpponentsCantWin,
@@ -85,6 +86,7 @@ Effect = (
     | AddMana
     | DrawCards
     | Discard
+    | Mill
     | ReturnToHand
     | CreateTokens
     | PreventCombatDamage
@@ -146,6 +148,9 @@ class Cost(DataModel):
     mana: str = ""  # e.g. "{R}", "{1}"
     tap: bool = False
     pay_half_life: bool = False  # "Pay half your life, rounded up" (CR 119.4, 810.9a)
+    # A loyalty ability's cost (CR 606.4): put (+N) or remove (-N) N loyalty counters;
+    # printed "[+N]" / "[\u2212N]" (606.5).
+    loyalty: int | None = None
 
 
 # ---------------------------------------------------------------- abilities (CR 113)
@@ -280,5 +285,6 @@ class CardDefinition(DataModel):
     subtypes: tuple[str, ...] = ()
     power: int | None = None
     toughness: int | None = None
+    loyalty: int | None = None  # printed loyalty of a planeswalker (CR 209.1, 306.5b)
     oracle: str = ""
     abilities: tuple[Ability, ...] = ()

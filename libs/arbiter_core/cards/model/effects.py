@@ -74,7 +74,8 @@ class AddMana(DataModel):
     mana: str
 
 
-PlayerRef = Literal["controller", "target_player", "that_player"]
+# "each_player": every player in the game, in turn order (Jace Beleren's +2).
+PlayerRef = Literal["controller", "target_player", "that_player", "each_player"]
 
 
 class DrawCards(DataModel):
@@ -86,6 +87,15 @@ class DrawCards(DataModel):
     # "unless that player pays {1}" (Rhystic Study): the player a trigger names may pay
     # this mana to stop the draw (CR 118.12a; 800.4f: not paid if they have left).
     unless_that_player_pays: str = ""
+
+
+class Mill(DataModel):
+    """A player mills cards (CR 701.17a): the top cards of their library go to their
+    graveyard."""
+
+    kind: Literal["mill"] = "mill"
+    who: PlayerRef = "target_player"
+    count: int = 1
 
 
 class Discard(DataModel):
