@@ -203,7 +203,7 @@ def validate_assignment(s: GameState, m: Marker, c: Obj, split: dict[str, int]) 
     allowed = {f"o:{b}" for b in others}
     trample = attacking and "trample" in keywords(s, c)
     if trample and defender:
-        allowed.add(defender)  # 702.19b-c: the player or planeswalker it attacks
+        allowed.add(defender)  # 702.19b: the player or planeswalker it attacks
     if any(n < 0 for n in split.values()) or sum(split.values()) != power:
         raise RuleViolation(rule, f"{c.name} must assign exactly its {power} damage")
     for key in split:

@@ -156,8 +156,9 @@ def attacks_a_planeswalker(m: Marker, attacker: int) -> bool:
 
 def attack_recipient(s: GameState, m: Marker, attacker: int) -> str | None:
     """Where an attacking creature's combat damage goes when it is unblocked or tramples
-    over (510.1b, 702.19b-c): the planeswalker it attacks - nowhere if that planeswalker
-    has left combat (506.4c) - else the player it attacks (802.2a, 805.10e)."""
+    over (510.1b, 702.19b, 702.19d): the planeswalker it attacks - nowhere if that
+    planeswalker has left combat (506.4c) - else the player it attacks (802.2a,
+    805.10e)."""
     if attacks_a_planeswalker(m, attacker):
         o = planeswalker_attacked_by(s, m, attacker)
         return f"o:{o.id}" if o is not None else None
