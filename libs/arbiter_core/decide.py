@@ -23,6 +23,7 @@ from arbiter_core import (
     payments,
     resolve,
     sba,
+    trigger_targets,
     turn,
 )
 from arbiter_core import events as ev
@@ -159,8 +160,8 @@ def _run_work(t: Txn, marker: int) -> None:
         case "check_sba":
             sba.check(t, m, w.then_priority)
         case "put_triggers":
-            put_triggers(t, m.number)
-            queue_priority(t, m.number, w.then_priority or m.holder)
+            if not put_triggers(t, m.number, w.then_priority or m.holder):
+                queue_priority(t, m.number, w.then_priority or m.holder)
         case "resolve_top":
             resolve.resolve_top(t, m)
         case "advance_step":
@@ -182,6 +183,9 @@ def _choose(t: Txn, cmd: ChooseObjects) -> None:
         return
     if isinstance(d, Decision) and d.player == cmd.player and d.kind == "proliferate":
         _proliferate(t, m, d, cmd)
+        return
+    if isinstance(d, Decision) and d.player == cmd.player and d.kind == "choose_targets":
+        trigger_targets.answer(t, m, d, list(cmd.choices), list(cmd.players))  # 603.3d
         return
     if isinstance(d, Decision) and d.player == cmd.player and d.kind == "choose_card":
         if len(cmd.choices) != 1 or cmd.choices[0] not in d.options or cmd.players:

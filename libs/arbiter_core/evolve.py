@@ -165,6 +165,13 @@ def apply(s: GameState, e: ev.Event) -> None:
                                source_name=t.source_name,
                                ability=t.ability, that_player=t.that_player,
                                amount=t.amount, that_obj=t.obj, delayed=t.delayed))
+        case ev.TriggerTargetsAsked():
+            set_marker(s, e.marker, after_targets=e.then_priority)
+        case ev.TriggerTargetsChosen():
+            it = s.stack_items[e.item]
+            s.stack_items[e.item] = replace(it, targets=(*it.targets, tuple(e.targets)))
+        case ev.TriggerRemoved():
+            pop(s, e.item, e.marker)
         case ev.StackItemResolved() | ev.StackItemCountered():
             pop(s, e.item, e.marker)
         case ev.ResolutionPaused():

@@ -194,6 +194,13 @@ def _decision_actions(s: GameState, m: Marker, d: Decision) -> list[PlayerComman
                                   players=sorted(one_each), marker=m.number)]
         case "redistribute":
             return [ChooseOption(player=player, option="", marker=m.number)]  # nobody
+        case "choose_targets":  # 603.3d: each legal target alone (or none when allowed)
+            tpicks: list[tuple[list[int], list[str]]] = [([o], []) for o in d.options]
+            tpicks += [([], [p]) for p in d.choices]
+            if not d.min_count:
+                tpicks.append(([], []))
+            return [ChooseObjects(player=player, choices=c, players=ps, marker=m.number)
+                    for c, ps in tpicks]
         case "you_may":  # 603.5: yes or no
             return [ChooseOption(player=player, option=c, marker=m.number) for c in d.choices]
         case "pay_or_not":

@@ -207,7 +207,7 @@ class Combat:
         return None
 
 
-@shown_when_set("loyalty_used")
+@shown_when_set("loyalty_used", "after_targets")
 @dataclass(frozen=True, slots=True)
 class Marker:
     """A turn marker (CR 807.4): whose turn it is, its step, its stack and its priority."""
@@ -227,6 +227,8 @@ class Marker:
     attacked: tuple[int, ...] = ()  # creatures declared as attackers this turn (508.1, 508.4)
     # permanents whose loyalty ability was activated this turn (606.3)
     loyalty_used: tuple[int, ...] = field(default=(), repr=False)
+    # who receives priority once a trigger's targets are chosen (603.3d, 117.3b-c)
+    after_targets: str | None = field(default=None, repr=False)
 
 
 @shown_when_set("delayed")

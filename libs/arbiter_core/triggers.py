@@ -175,10 +175,13 @@ def _marker_of_source(s: GameState, controller: str, current: int | None = None)
     return m.number if m is not None else next(iter(s.markers))
 
 
-def put_triggers(t: Txn, marker: int) -> None:
+def put_triggers(t: Txn, marker: int, then_priority: str | None = None) -> bool:
     """CR 603.3b: each player in APNAP order puts their waiting triggers on the stack;
     with shared team turns, the active team's players first, then each other team's
-    (805.7)."""
+    (805.7). Each one's targets are chosen as it is put there (603.3d,
+    `trigger_targets`); True while a player is choosing them (the rest wait)."""
+    from arbiter_core import trigger_targets
+
     s = t.s
     holder = s.markers[marker].holder
     for player in apnap_order(s, holder):
@@ -187,5 +190,9 @@ def put_triggers(t: Txn, marker: int) -> None:
                         if tr.controller == player and tr.marker == marker), None)
             if idx is None:
                 break
-            t.emit(ev.TriggerPutOnStack(index=idx, item=t.new_id(), marker=marker,
+            item = t.new_id()
+            t.emit(ev.TriggerPutOnStack(index=idx, item=item, marker=marker,
                                         rule="805.7" if s.shared_team_turns else "603.3b"))
+            if trigger_targets.choose(t, marker, item, then_priority):
+                return True
+    return False

@@ -261,6 +261,17 @@ def _choose(run: Run, player: str, value: Any) -> Command:
         objs = [o.id for r in refs if str(r) not in s.players
                 for o in run.names.objects(s, str(r))[:1]]
         return ChooseObjects(player=player, choices=objs, players=players)
+    if d.kind == "choose_targets":  # 603.3d: players by name, objects by reference
+        players = [str(r) for r in refs if str(r) in d.choices]
+        objs = []
+        for ref in refs:
+            if str(ref) not in d.choices:
+                ids = [o.id for o in run.names.objects(s, str(ref))
+                       if o.id in d.options and o.id not in objs]
+                if not ids:
+                    raise NameError_(f"{ref} is not a legal target")
+                objs.append(ids[0])
+        return ChooseObjects(player=player, choices=objs, players=players)
     if d.choices:
         return ChooseOption(player=player, option=str(value))
     chosen: list[int] = []

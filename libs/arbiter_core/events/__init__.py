@@ -82,6 +82,9 @@ from arbiter_core.events.stack import (
     StackItemResolved,
     TeamMemberChosen,
     TriggerPutOnStack,
+    TriggerRemoved,
+    TriggerTargetsAsked,
+    TriggerTargetsChosen,
 )
 from arbiter_core.events.turn import (
     CardDrawn,
@@ -131,6 +134,9 @@ Event = Annotated[
     | AbilityActivated
     | AbilityTriggered
     | TriggerPutOnStack
+    | TriggerTargetsAsked
+    | TriggerTargetsChosen
+    | TriggerRemoved
     | StackItemResolved
     | StackItemCountered
     | ResolutionPaused
@@ -261,6 +267,9 @@ __all__ = [
     "TeamMemberChosen",
     "TokenCreated",
     "TriggerPutOnStack",
+    "TriggerRemoved",
+    "TriggerTargetsAsked",
+    "TriggerTargetsChosen",
     "TurnBegan",
     "Unattached",
     "WorkQueued",

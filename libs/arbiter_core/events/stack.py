@@ -49,6 +49,36 @@ class TriggerPutOnStack(EventBase):
     marker: int
 
 
+class TriggerTargetsAsked(EventBase):
+    """A triggered ability just put on a stack waits for its controller to choose its
+    targets (CR 603.3d); `then_priority` receives priority once every waiting trigger is
+    on the stack (117.3b-c)."""
+
+    type: Literal["TriggerTargetsAsked"] = "TriggerTargetsAsked"
+    item: int
+    marker: int
+    then_priority: str | None = None
+
+
+class TriggerTargetsChosen(EventBase):
+    """The targets for a triggered ability's next target requirement (CR 603.3d), chosen
+    by its controller or, with only one legal way, by the engine."""
+
+    type: Literal["TriggerTargetsChosen"] = "TriggerTargetsChosen"
+    item: int
+    player: str
+    targets: list[str] = Field(default_factory=list)
+
+
+class TriggerRemoved(EventBase):
+    """A triggered ability with no legal targets for a requirement is removed from the
+    stack as it is put there (CR 603.3d)."""
+
+    type: Literal["TriggerRemoved"] = "TriggerRemoved"
+    item: int
+    marker: int
+
+
 class StackItemResolved(EventBase):
     """The top of a stack finished resolving and leaves it (CR 608.2n, 608.3)."""
 
