@@ -15,6 +15,7 @@ from arbiter_core.cards.model import (
     CardDefinition,
     Cost,
     CreateTokens,
+    CyclingAbility,
     DealDamage,
     Detain,
     EnchantAbility,
@@ -136,6 +137,7 @@ EXPECTED_CARDS = frozenset(
         "Maddening Imp",
         "Silent Arbiter",
         "Benalish Hero",
+        "Desert Cerodon",  # cycling (702.29)
     }
 )
 
@@ -161,13 +163,13 @@ def _extra_names() -> list[str]:
 
 def test_extra_cards_are_in_the_facts_and_the_pool() -> None:
     extra = _extra_names()
-    assert len(extra) == len(set(extra)) == 25
+    assert len(extra) == len(set(extra)) == 26
     assert set(extra) <= set(FACTS)
     assert set(extra) <= set(POOL)
 
 
 def test_pool_is_exactly_the_implemented_cards() -> None:
-    assert len(EXPECTED_CARDS) == 92
+    assert len(EXPECTED_CARDS) == 93
     assert set(POOL) == EXPECTED_CARDS
     assert card_names() == tuple(sorted(EXPECTED_CARDS))
     assert all(name == card.name for name, card in POOL.items())
@@ -219,6 +221,8 @@ def test_keyword_abilities_agree_with_oracle_keywords(name: str) -> None:
             defined.add("Enchant")
         elif isinstance(ability, EquipAbility):
             defined.add("Equip")
+        elif isinstance(ability, CyclingAbility):
+            defined.add("Cycling")
         for effect in getattr(ability, "effects", ()):
             if isinstance(effect, Proliferate | Detain | Mill):  # keyword actions (CR 701)
                 defined.add(effect.kind.capitalize())

@@ -4,9 +4,9 @@ The ability goes on the stack when it triggers, whether or not its controller wi
 it; as it resolves, the controller answers a yes/no decision (`you_may`). Rhystic Study
 ("you may draw a card unless that player pays {1}") asks the caster first (118.12a),
 then its controller only if the {1} wasn't paid. Astral Slide ("you may exile target
-creature. If you do, return ...") asks before exiling; cycling isn't in the card pool,
-so its trigger is put on a stack here by its events, with the target written into the
-stack item.
+creature. If you do, return ...") asks before exiling; here its trigger is put on a
+stack by its events, with the target written into the stack item (a real cycle, with
+the target chosen as it goes on the stack: tests/test_cycling.py).
 """
 
 from __future__ import annotations

@@ -163,6 +163,11 @@ def activate_ability(t: Txn, cmd: ActivateAbility) -> None:
     s = t.s
     m = require_priority(s, cmd.player, cmd.marker)
     o = s.objects.get(cmd.source)
+    if o is not None and o.zone == "hand":  # cycling (702.29a)
+        from arbiter_core import cycling
+
+        cycling.activate(t, cmd)
+        return
     if o is None or o.zone != "battlefield":
         raise InvalidCommand("source", f"no permanent {cmd.source}")
     abilities = definition(o).abilities

@@ -182,6 +182,8 @@ def apply(s: GameState, e: ev.Event) -> None:
         case ev.ModeChosen():
             s.stack_items[e.item] = replace(s.stack_items[e.item], mode=e.mode,
                                             that_player=e.player)
+        case ev.CardCycled():
+            pass  # the discard is its ObjectMoved; this records that it was cycling
         case ev.OptionalActionChosen():
             pass  # the answer is acted on in the same decision (optional.py)
         case ev.LifePaymentChosen():

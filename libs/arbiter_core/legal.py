@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from itertools import product
 
-from arbiter_core import payments, requirements
+from arbiter_core import cycling, payments, requirements
 from arbiter_core.banding import has_banding
 from arbiter_core.cards.model import ActivatedAbility, EquipAbility, TargetSpec
 from arbiter_core.casting import (
@@ -113,6 +113,7 @@ def _priority_actions(s: GameState, m: Marker, player: str) -> list[PlayerComman
                 if can_pay(s, player, spell_cost(d, x, n_targets)):
                     out.append(CastSpell(player=player, card=oid, targets=targets, x=x,
                                          marker=m.number))
+    out += cycling.actions(s, player, m.number)  # 702.29a: from the hand
     for o in s.permanents(player):
         for i, ab in enumerate(definition(o).abilities):
             if not isinstance(ab, ActivatedAbility | EquipAbility):

@@ -15,6 +15,8 @@ from arbiter_core.cards.model import (
     Attach,
     CardDefinition,
     ChooseColorAsEnters,
+    CyclingAbility,
+    DrawCards,
     Effect,
     EntersWithCounters,
     EquipAbility,
@@ -60,6 +62,8 @@ def item_effects(t: Txn, item: StackItem) -> tuple[tuple[TargetSpec, ...], tuple
     ab = d.abilities[item.ability]
     if isinstance(ab, EquipAbility):
         return (TargetSpec(kind="creature"),), (Attach(),)
+    if isinstance(ab, CyclingAbility):
+        return (), (DrawCards(),)  # CR 702.29a
     if isinstance(ab, KeywordAbility) and ab.keyword == "persist":
         return (), (ReturnWithCounter(counter="-1/-1"),)  # CR 702.79a
     assert isinstance(ab, ActivatedAbility | TriggeredAbility)

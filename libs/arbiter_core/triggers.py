@@ -82,6 +82,11 @@ def detect(s: GameState, e: ev.Event, current: int | None = None, before: Obj | 
                         source=o.id, source_name=o.name, controller=o.controller, ability=i,
                         marker=_marker_of_source(s, o.controller, current),
                         that_player=e.player, rule="603.2"))
+    if isinstance(e, ev.CardCycled):
+        cycler = e.player  # "Whenever a player cycles a card" (702.29c-d), within range
+        out += _each(s, None, "player_cycles", current,
+                     lambda o, ab: player_in_range(s, o.controller, cycler),
+                     that_player=cycler)
     if isinstance(e, ev.SpellCast):
         caster = e.player  # "Whenever an opponent casts a spell", within range (801.7)
         out += _each(s, None, "opponent_casts_spell", current,

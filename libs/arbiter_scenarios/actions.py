@@ -94,11 +94,13 @@ def _permanent(run: Run, player: str, ref: str, team: bool = False) -> int:
 def _activated_source(run: Run, player: str, ref: str) -> int:
     """The permanent whose ability `player` activates: one they control, else any
     permanent of that name ("any player may activate this ability"; the engine judges
-    whether they may, 602.2, 801.6)."""
+    whether they may, 602.2, 801.6), else a card in their hand (cycling, 702.29a)."""
     try:
         return _permanent(run, player, ref)
     except NameError_:
         found = run.names.in_zone(run.state, ref, "battlefield")
+        if not found:
+            found = run.names.in_zone(run.state, ref, "hand", owner=player)
         if not found:
             raise
         return found[0].id

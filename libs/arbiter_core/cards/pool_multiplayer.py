@@ -17,6 +17,7 @@ from arbiter_core.cards.model import (
     ChooseOpponentAsEnters,
     Cost,
     CreateTokenForThatController,
+    CyclingAbility,
     DealDamage,
     DestroyUnlessAttacked,
     Detain,
@@ -304,4 +305,6 @@ MULTIPLAYER: tuple[CardDefinition, ...] = (
         "Inaction Injunction",
         spell(Detain(target=0), DrawCards(), targets=target("creature_an_opponent_controls")),
     ),
+    # cycling (702.29): a player cycles a card, and Astral Slide triggers
+    card("Desert Cerodon", CyclingAbility(cost=Cost(mana="{R}"), reminder=True)),
 )

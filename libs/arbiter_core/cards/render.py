@@ -28,6 +28,7 @@ from arbiter_core.cards.model import (
     AddMana,
     CardDefinition,
     Cost,
+    CyclingAbility,
     EnchantAbility,
     EquipAbility,
     KeywordAbility,
@@ -136,6 +137,10 @@ def render_ability(ability: Ability, card: CardDefinition) -> str:
         return text
     if isinstance(ability, EquipAbility):
         return f"Equip {cost_text(ability.cost)}"  # CR 702.6a
+    if isinstance(ability, CyclingAbility):  # CR 702.29a
+        cost = cost_text(ability.cost)
+        text = f"Cycling {cost}"
+        return text + (f" ({cost}, Discard this card: Draw a card.)" if ability.reminder else "")
     raise TypeError(f"no wording for ability {ability!r}")
 
 

@@ -72,6 +72,7 @@ from arbiter_core.events.objects import (
 from arbiter_core.events.stack import (
     AbilityActivated,
     AbilityTriggered,
+    CardCycled,
     ChooserChosen,
     LifePaymentChosen,
     ModeChosen,
@@ -137,6 +138,7 @@ Event = Annotated[
     | TriggerTargetsAsked
     | TriggerTargetsChosen
     | TriggerRemoved
+    | CardCycled
     | StackItemResolved
     | StackItemCountered
     | ResolutionPaused
@@ -200,6 +202,7 @@ __all__ = [
     "AttackersDeclared",
     "BandBlocked",
     "BlockersDeclared",
+    "CardCycled",
     "CardDrawn",
     "CardSetup",
     "CardsPut",

@@ -79,6 +79,16 @@ class TriggerRemoved(EventBase):
     marker: int
 
 
+class CardCycled(EventBase):
+    """A player cycled a card: discarded it to pay a cycling cost (CR 702.29a, 702.29c).
+    `card` is its id in the hand."""
+
+    type: Literal["CardCycled"] = "CardCycled"
+    player: str
+    card: int
+    name: str
+
+
 class StackItemResolved(EventBase):
     """The top of a stack finished resolving and leaves it (CR 608.2n, 608.3)."""
 

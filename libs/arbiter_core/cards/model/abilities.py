@@ -259,6 +259,15 @@ class EquipAbility(DataModel):
     cost: Cost
 
 
+class CyclingAbility(DataModel):
+    """Cycling [cost] (CR 702.29a): "[Cost], Discard this card: Draw a card." - an
+    activated ability that functions only while the card is in its owner's hand."""
+
+    kind: Literal["cycling"] = "cycling"
+    cost: Cost
+    reminder: bool = False  # the Oracle prints reminder text (CR 207.2a)
+
+
 Ability = (
     KeywordAbility
     | SpellAbility
@@ -267,6 +276,7 @@ Ability = (
     | StaticAbility
     | EnchantAbility
     | EquipAbility
+    | CyclingAbility
 )
 
 
