@@ -138,6 +138,7 @@ EXPECTED_CARDS = frozenset(
         "Silent Arbiter",
         "Benalish Hero",
         "Desert Cerodon",  # cycling (702.29)
+        "Clone",  # enters as a copy (707.5)
     }
 )
 
@@ -169,7 +170,7 @@ def test_extra_cards_are_in_the_facts_and_the_pool() -> None:
 
 
 def test_pool_is_exactly_the_implemented_cards() -> None:
-    assert len(EXPECTED_CARDS) == 93
+    assert len(EXPECTED_CARDS) == 94
     assert set(POOL) == EXPECTED_CARDS
     assert card_names() == tuple(sorted(EXPECTED_CARDS))
     assert all(name == card.name for name, card in POOL.items())

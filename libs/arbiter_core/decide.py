@@ -15,6 +15,7 @@ from arbiter_core import (
     combat,
     combat_damage,
     control,
+    copies,
     effect_decisions,
     grand_melee,
     leaving,
@@ -183,6 +184,11 @@ def _choose(t: Txn, cmd: ChooseObjects) -> None:
         return
     if isinstance(d, Decision) and d.player == cmd.player and d.kind == "proliferate":
         _proliferate(t, m, d, cmd)
+        return
+    if isinstance(d, Decision) and d.player == cmd.player and d.kind == "choose_copy":
+        if cmd.players:
+            raise RuleViolation("707.5", "choose a creature, not a player")
+        copies.answer(t, m, d, list(cmd.choices))  # 707.5
         return
     if isinstance(d, Decision) and d.player == cmd.player and d.kind == "choose_targets":
         trigger_targets.answer(t, m, d, list(cmd.choices), list(cmd.players))  # 603.3d

@@ -36,6 +36,7 @@ from arbiter_core.cards.model import (
     DoubleLife,
     DrawCards,
     Effect,
+    EnterAsCopy,
     EntersWithCounters,
     ExchangeLifeTotals,
     ExileUntilNextEndStep,
@@ -345,7 +346,7 @@ def run(t: Txn, m: Marker, item: StackItem, eff: Effect, legal: list[list[str]],
               | CantAttackYouIfChosenColorWithoutFlying() | ChooseColorAsEnters()
               | LifeCantChange() | AllCreaturesHaveKeyword() | CantGetPoison()
               | NoMinusCountersOnYourCreatures() | OpponentsCreaturesLoseKeyword()
-              | EntersWithCounters() | NoMoreThanOneCombatant()):
+              | EntersWithCounters() | NoMoreThanOneCombatant() | EnterAsCopy()):
             pass  # static abilities and replacement effects: never resolved
         case _:
             assert_never(eff)

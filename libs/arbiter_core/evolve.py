@@ -182,6 +182,13 @@ def apply(s: GameState, e: ev.Event) -> None:
         case ev.ModeChosen():
             s.stack_items[e.item] = replace(s.stack_items[e.item], mode=e.mode,
                                             that_player=e.player)
+        case ev.CopyChosen():
+            it = s.stack_items[e.item]
+            s.stack_items[e.item] = replace(
+                it, chosen=(*it.chosen, f"copy:{'' if e.of is None else e.of}"))
+        case ev.BecameCopy():
+            o, of = s.objects[e.obj], s.objects[e.of]
+            set_obj(s, e.obj, name=of.name, token=of.token, printed=o.printed or o.name)
         case ev.CardCycled():
             pass  # the discard is its ObjectMoved; this records that it was cycling
         case ev.OptionalActionChosen():

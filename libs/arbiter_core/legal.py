@@ -195,6 +195,9 @@ def _decision_actions(s: GameState, m: Marker, d: Decision) -> list[PlayerComman
                                   players=sorted(one_each), marker=m.number)]
         case "redistribute":
             return [ChooseOption(player=player, option="", marker=m.number)]  # nobody
+        case "choose_copy":  # 707.5: each creature, or none
+            return [ChooseObjects(player=player, choices=c, marker=m.number)
+                    for c in [*([o] for o in d.options), []]]
         case "choose_targets":  # 603.3d: each legal target alone (or none when allowed)
             tpicks: list[tuple[list[int], list[str]]] = [([o], []) for o in d.options]
             tpicks += [([], [p]) for p in d.choices]

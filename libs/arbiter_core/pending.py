@@ -52,6 +52,7 @@ DecisionKind = Literal[
     "pay_or_not",  # 118.12a: "unless [a player] pays": choices "pay" / "decline"
     "choose_active_player",  # 805.9: which active player "the active player" means
     "you_may",  # 603.5, 608.2d: an optional ("you may") effect: choices "yes" / "no"
+    "choose_copy",  # 707.5: the creature (options) a Clone enters as a copy of, or none
     "choose_targets",  # 603.3d: a trigger's targets: objects (options), players (choices)
 ]
 

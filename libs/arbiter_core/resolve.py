@@ -7,7 +7,7 @@ stays on the stack with the effect index to resume at, and the answer continues 
 
 from __future__ import annotations
 
-from arbiter_core import choices, delayed, effects, optional, planeswalkers
+from arbiter_core import choices, copies, delayed, effects, optional, planeswalkers
 from arbiter_core import events as ev
 from arbiter_core.cards import get_card
 from arbiter_core.cards.model import (
@@ -144,6 +144,8 @@ def finish(t: Txn, m: Marker, item: StackItem, legal: list[list[str]]) -> None:
     """The spell or ability leaves the stack: instants and sorceries to the graveyard
     (608.2n); permanent spells onto the battlefield (608.3a), Auras attached (608.3c)."""
     s = t.s
+    if copies.ask(t, m, item):
+        return  # 707.5, 614.1c: the copy is chosen before it enters
     t.emit(ev.StackItemResolved(item=item.id, marker=m.number,
                                 rule="608.2n" if item.kind == "spell" else "608.2"))
     if item.obj is not None and item.obj in s.objects:
@@ -167,6 +169,7 @@ def finish(t: Txn, m: Marker, item: StackItem, legal: list[list[str]]) -> None:
             t.emit(ev.ObjectMoved(obj=o.id, new_id=new_id, to_zone="battlefield",
                                   to_player=o.owner, controller=item.controller,
                                   rule="608.3c" if aura else "608.3a"))
+            copies.become(t, item, new_id)
             if aura and legal and legal[0]:
                 t.emit(ev.Attached(obj=new_id, to=int(legal[0][0][2:]), rule="608.3c"))
             enter_with_counters(t, new_id)

@@ -60,6 +60,7 @@ Zone = Literal["library", "hand", "battlefield", "graveyard", "exile", "stack", 
 PLAYER_ZONES: tuple[Zone, ...] = ("library", "hand", "graveyard", "exile", "command")
 
 
+@shown_when_set("printed")
 @dataclass(frozen=True, slots=True)
 class Obj:
     """A game object (CR 109) in some zone. A zone change makes a new object with a new
@@ -84,6 +85,8 @@ class Obj:
     chosen_player: str | None = None  # "as ~ enters, choose an opponent" (614.12)
     # "becomes a P/T [subtypes] creature with [keywords]" (layers 4, 6, 7b): Lurking Evil
     became: tuple[int, int, tuple[str, ...], tuple[str, ...]] | None = None
+    # a copy's own name, while `name` (and `token`) hold the copied values (707.2, 707.5)
+    printed: str | None = field(default=None, repr=False)
 
     def counter(self, kind: str) -> int:
         for k, n in self.counters:

@@ -36,11 +36,11 @@ def move(s: GameState, oid: int, new_id: int, zone: Zone, controller: str | None
         Obj(
             id=new_id,
             card=o.card,
-            name=o.name,
+            name=o.printed or o.name,  # 400.7: a new object is no longer a copy
             owner=o.owner,
             controller=controller or o.owner,
             zone=zone,
-            token=o.token,
+            token=o.token if o.printed is None else None,
             sick=zone == "battlefield",
             timestamp=s.timestamp,
             default_controller=controller or o.owner,

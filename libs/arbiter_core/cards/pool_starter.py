@@ -17,6 +17,7 @@ from arbiter_core.cards.model import (
     Discard,
     DrawCards,
     EnchantAbility,
+    EnterAsCopy,
     EquipAbility,
     ExtraTurn,
     Mill,
@@ -167,4 +168,5 @@ STARTER: tuple[CardDefinition, ...] = (
         ActivatedAbility(cost=Cost(loyalty=-10), targets=target("player"),
                          effects=(Mill(who="target_player", count=20),)),
     ),
+    card("Clone", StaticAbility(effects=(EnterAsCopy(),))),  # CR 707.5, 614.1c
 )

@@ -29,6 +29,7 @@ from arbiter_core.cards.model import (
     DoubleLife,
     DrawCards,
     Effect,
+    EnterAsCopy,
     EntersWithCounters,
     ExchangeLifeTotals,
     ExileUntilNextEndStep,
@@ -209,6 +210,9 @@ def multiplayer_effect(effect: Effect, ctx: Context) -> str:
         return "you don't lose the game for having 0 or less life."  # not CR 704.5a
     if isinstance(effect, CantAttackYouIfChosenColorWithoutFlying):
         return "creatures of the chosen color without flying can't attack you."
+    if isinstance(effect, EnterAsCopy):  # CR 707.5, 614.1c
+        return (f"you may have {ctx.name} enter the battlefield as a copy of any creature "
+                "on the battlefield.")
     if isinstance(effect, ChooseColorAsEnters):
         return f"as {ctx.name} enters the battlefield, choose a color."  # CR 614.12
     if isinstance(effect, ExileUntilNextEndStep):

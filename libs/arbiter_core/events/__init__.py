@@ -72,8 +72,10 @@ from arbiter_core.events.objects import (
 from arbiter_core.events.stack import (
     AbilityActivated,
     AbilityTriggered,
+    BecameCopy,
     CardCycled,
     ChooserChosen,
+    CopyChosen,
     LifePaymentChosen,
     ModeChosen,
     OptionalActionChosen,
@@ -139,6 +141,8 @@ Event = Annotated[
     | TriggerTargetsChosen
     | TriggerRemoved
     | CardCycled
+    | CopyChosen
+    | BecameCopy
     | StackItemResolved
     | StackItemCountered
     | ResolutionPaused
@@ -201,6 +205,7 @@ __all__ = [
     "Attached",
     "AttackersDeclared",
     "BandBlocked",
+    "BecameCopy",
     "BlockersDeclared",
     "CardCycled",
     "CardDrawn",
@@ -211,6 +216,7 @@ __all__ = [
     "CombatDamageAssigned",
     "CombatEnded",
     "ControlChanged",
+    "CopyChosen",
     "CountersPut",
     "CountersRemoved",
     "DamageDealt",

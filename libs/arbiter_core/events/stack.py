@@ -79,6 +79,26 @@ class TriggerRemoved(EventBase):
     marker: int
 
 
+class CopyChosen(EventBase):
+    """As a permanent spell with "you may have ~ enter as a copy" resolves, its
+    controller chose the creature to copy, or none (707.5, 614.1c)."""
+
+    type: Literal["CopyChosen"] = "CopyChosen"
+    item: int
+    player: str
+    of: int | None = None
+
+
+class BecameCopy(EventBase):
+    """The permanent entered as a copy of `of`: it has that object's copiable values,
+    its name and printed characteristics or token values (707.2, 707.3; layer 1,
+    613.2a)."""
+
+    type: Literal["BecameCopy"] = "BecameCopy"
+    obj: int
+    of: int
+
+
 class CardCycled(EventBase):
     """A player cycled a card: discarded it to pay a cycling cost (CR 702.29a, 702.29c).
     `card` is its id in the hand."""

@@ -58,6 +58,7 @@ from arbiter_core.cards.model.effects import (
     Discard,
     DoubleLife,
     DrawCards,
+    EnterAsCopy,
     ExileUntilNextEndStep,
     ExtraTurn,
     GainControl,
@@ -109,6 +110,7 @@ Effect = (
     | NoLossForZeroLife
     | CantAttackYouIfChosenColorWithoutFlying
     | ChooseColorAsEnters
+    | EnterAsCopy
     | ExileUntilNextEndStep
     | GivePoison
     | EntersWithCounters

@@ -283,6 +283,14 @@ class ExileUntilNextEndStep(DataModel):
     target: TargetRef = 0
 
 
+class EnterAsCopy(DataModel):
+    """"You may have ~ enter the battlefield as a copy of any creature on the
+    battlefield" (Clone): a replacement effect (614.1c) that makes it a copy as it
+    enters (707.5), a copy effect applied in layer 1 (613.2a, 707.2)."""
+
+    kind: Literal["enter_as_copy"] = "enter_as_copy"
+
+
 class ChooseColorAsEnters(DataModel):
     """"As ~ enters, choose a color" (CR 614.12: a replacement effect; the choice is made
     as the permanent enters)."""
