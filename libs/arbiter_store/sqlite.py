@@ -176,31 +176,11 @@ class SQLiteEventStore(SQLReads):
             except sqlite3.Error as exc:
                 raise _translate(exc, self._path) from exc
 
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        """A ``BEGIN IMMEDIATE`` transaction: committed on success, else rolled back.
-
-        Store objects of this process on the same file first queue on one Python lock,
-        rather than in SQLite's busy handler (which sleeps and retries)."""
-        with self._connection() as conn:
-            if not self._write_lock.acquire(timeout=self._busy_timeout):
-                raise StoreError(f"SQLite store {self._path!r}: timed out after "
-                                 f"{self._busy_timeout} s waiting for another writer")
-            try:
-                conn.execute("BEGIN IMMEDIATE")
-                try:
-                    yield conn
-                    conn.execute("COMMIT")
-                except BaseException:
-                    if conn.in_transaction:
-                        conn.execute("ROLLBACK")
-                    raise
-            finally:
-                self._write_lock.release()
-
     def _in_write(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
-        """``work(conn)`` in a :meth:`_write` transaction, without the generator context
-        managers (the appends' path: a few microseconds less per append)."""
+        """``work(conn)`` in a ``BEGIN IMMEDIATE`` transaction: committed on success, else
+        rolled back (every write, without generator context managers: a few microseconds
+        less per append). Store objects of this process on the same file first queue on
+        one Python lock, rather than in SQLite's busy handler (which sleeps and retries)."""
         with self._lock:
             conn = self._conn
             if conn is None:
@@ -315,11 +295,10 @@ class SQLiteEventStore(SQLReads):
             waiter.wake()
 
     def _record_tracking(self, tracking: Tracking) -> None:
-        with self._write() as conn:
-            _track(conn, tracking)
+        self._in_write(lambda conn: _track(conn, tracking))
 
     def _save_snapshot_raw(self, snapshot: Snapshot, keep: int | None) -> None:
-        with self._write() as conn:
+        def save(conn: sqlite3.Connection) -> None:
             version = stream_version(conn, _Q, snapshot.stream_id)
             if snapshot.version > version:
                 raise InvalidSnapshot(
@@ -328,11 +307,12 @@ class SQLiteEventStore(SQLReads):
             conn.execute(f"INSERT OR REPLACE INTO snapshots ({SNAPSHOT_COLUMNS}) "
                          "VALUES (?, ?, ?, ?, ?)", tuple(_snapshot_values(snapshot)))
             prune_snapshots(conn, _PRUNE, snapshot.stream_id, keep)
+        self._in_write(save)
 
     def _insert_anchor(self, anchor: Anchor) -> None:
-        with self._write() as conn:
-            conn.execute(f"INSERT OR REPLACE INTO anchors ({ANCHOR_COLUMNS}) "
-                         "VALUES (?, ?, ?, ?, ?)", tuple(_anchor_values(anchor)))
+        self._in_write(lambda conn: conn.execute(
+            f"INSERT OR REPLACE INTO anchors ({ANCHOR_COLUMNS}) VALUES (?, ?, ?, ?, ?)",
+            tuple(_anchor_values(anchor))))
 
     # -- reading (the queries are in arbiter_store.reads) ---------------------------
 
