@@ -4,67 +4,43 @@
 triggers once as the next end step begins (603.7b), waits until a player would receive
 priority and goes on the stack like any triggered ability (603.3) - players get priority
 with it there - and acts only on the objects it refers to that are still where it
-expects them (603.7c). Maddening Imp's is reached by playing; Astral Slide's trigger
-(cycling isn't in the card pool) is put on a stack by its events, with its target
-written into the stack item.
+expects them (603.7c). Maddening Imp's is reached by playing; Astral Slide's trigger is
+put on a stack by its events, with its target written into the stack item (a real cycle:
+tests/test_cycling.py).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+from tests.test_optional_abilities import Game as CoreGame
+
 from arbiter_core import events as ev
 from arbiter_core.commands import (
     ActivateAbility,
     ChooseOption,
-    Command,
     DeclareAttackers,
     DeclareBlockers,
     PassPriority,
     PositionPlayer,
-    RunEngineWork,
-    SetUpPosition,
 )
-from arbiter_core.decide import decide
 from arbiter_core.events import CardSetup
-from arbiter_core.evolve import apply, empty_state
+from arbiter_core.evolve import apply
 from arbiter_core.hashing import state_hash
-from arbiter_core.state import Decision, Delayed, GameState, Priority, StackItem, Step, Work
+from arbiter_core.state import Decision, Delayed, Priority, StackItem, Step
 
 
-class Game:
+class Game(CoreGame):
+    """Alice's turn 3 (`alice`, `bob`: zone -> card names; a trailing `*` marks a
+    creature that came under its controller's control this turn)."""
+
     def __init__(self, alice: dict[str, list[str]], bob: dict[str, list[str]]) -> None:
-        self.s: GameState = empty_state()
-        self.log: list[ev.Event] = []
-
         def player(name: str, zones: dict[str, list[str]]) -> PositionPlayer:
             cards = {z: [CardSetup(name=c.removesuffix("*"), sick=c.endswith("*"))
                          for c in names] for z, names in zones.items()}
             return PositionPlayer(name=name, zones=cards)
 
-        self.do(SetUpPosition(game_id="t", variant="two_player", seed=1, turn=3,
-                              active="Alice", step="precombat_main",
-                              players=[player("Alice", alice), player("Bob", bob)]))
-
-    def do(self, command: Command) -> list[ev.Event]:
-        out = decide(self.s, command)
-        for e in out:
-            apply(self.s, e)
-        self.log += out
-        return out + self.settle()
-
-    def settle(self) -> list[ev.Event]:
-        out: list[ev.Event] = []
-        while (m := next((m for m in self.s.markers.values()
-                          if isinstance(m.pending, Work)), None)) is not None:
-            for e in decide(self.s, RunEngineWork(marker=m.number)):
-                apply(self.s, e)
-                out.append(e)
-        self.log += out
-        return out
-
-    def named(self, name: str, zone: str = "battlefield") -> int:
-        return next(o.id for o in self.s.objects.values() if o.name == name and o.zone == zone)
+        super().__init__([player("Alice", alice), player("Bob", bob)], "Alice", turn=3)
 
     def priority(self) -> str:
         p = self.s.markers[1].pending

@@ -27,11 +27,12 @@ from arbiter_core.commands import (
     SetUpPosition,
 )
 from arbiter_core.decide import decide
+from arbiter_core.divergence import engine_marker
 from arbiter_core.errors import RuleViolation
 from arbiter_core.events import CardSetup
 from arbiter_core.evolve import apply, empty_state
 from arbiter_core.legal import legal_actions
-from arbiter_core.state import Decision, GameState, Work
+from arbiter_core.state import Decision, GameState
 from arbiter_runtime.bots import RandomBot
 from arbiter_scenarios.model import load
 from arbiter_scenarios.runner import run_scenario
@@ -40,26 +41,29 @@ SCENARIOS = Path(__file__).parent / "scenarios" / "triggers"
 
 
 class Game:
-    """A game on the pure core: `decide`, then `apply` each event."""
+    """A game on the pure core: `decide`, then `apply` each event; the engine's work is
+    done after each command (`settle`), and every event is kept in `log`."""
 
-    def __init__(self, players: list[PositionPlayer], active: str) -> None:
+    def __init__(self, players: list[PositionPlayer], active: str, turn: int = 4) -> None:
         self.s: GameState = empty_state()
+        self.log: list[ev.Event] = []
         self.do(SetUpPosition(game_id="t", variant="two_player", seed=1, players=players,
-                              turn=4, active=active, step="precombat_main"))
+                              turn=turn, active=active, step="precombat_main"))
 
     def do(self, command: Command) -> list[ev.Event]:
         events = decide(self.s, command)
         for e in events:
             apply(self.s, e)
+        self.log += events
         return events + self.settle()
 
     def settle(self) -> list[ev.Event]:
         out: list[ev.Event] = []
-        while (m := next((m for m in self.s.markers.values()
-                          if isinstance(m.pending, Work)), None)) is not None:
-            for e in decide(self.s, RunEngineWork(marker=m.number)):
+        while (marker := engine_marker(self.s)) is not None:
+            for e in decide(self.s, RunEngineWork(marker=marker)):
                 apply(self.s, e)
                 out.append(e)
+        self.log += out
         return out
 
     def pending(self) -> Decision:
