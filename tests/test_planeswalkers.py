@@ -6,9 +6,8 @@ scenario runner."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from tests.test_attack_requirements import _run
 
 from arbiter_core.cards import get_card
 from arbiter_core.cards.render import render_oracle
@@ -18,8 +17,6 @@ from arbiter_core.errors import RuleViolation
 from arbiter_core.legal import legal_actions
 from arbiter_core.state import GameState
 from arbiter_scenarios import actions as act
-from arbiter_scenarios.model import parse
-from arbiter_scenarios.runner import Run, _setup
 
 TWO = """
 name: Jace in a two-player game
@@ -56,14 +53,6 @@ players:
   - {name: Eve, library: ["Island x 5"]}
 expect: []
 """
-
-
-def _run(text: str, steps: list[dict[str, Any]]) -> Run:
-    run = _setup(parse(text, "test"))
-    for i, action in enumerate(steps):
-        act.perform(run, action, f"steps[{i}]")
-    run.settle()
-    return run
 
 
 def _jace(s: GameState, controller: str) -> int:
