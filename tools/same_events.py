@@ -5,6 +5,7 @@ Usage (from the repository root):
 
     python tools/same_events.py record --out before.jsonl     # with the old code
     python tools/same_events.py compare before.jsonl          # with the new code
+    python tools/same_events.py compare tools/same_events.digests.json   # committed digests
 
 Each game is the loop of `arbiter_runtime.play.play_bot_game` run on the pure core
 (`decide` then `apply`, no store), so the log depends on the core alone. Every event is
@@ -21,10 +22,13 @@ PYTHONPATH comes before the editable install).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from arbiter_core.commands import Command, PlayerSetup, RunEngineWork, StartGame
 from arbiter_core.decide import decide
@@ -34,17 +38,45 @@ from arbiter_runtime.bots import RandomBot
 from arbiter_runtime.decks import deck_for_seat
 from arbiter_runtime.play import team_names, waiting_players
 
-#: (variant, players, seed): a few seeded games of several variants.
-GAMES: tuple[tuple[str, int, int], ...] = (
-    ("free_for_all", 4, 1), ("free_for_all", 4, 2), ("free_for_all", 4, 3),
-    ("two_headed_giant", 4, 1), ("two_headed_giant", 4, 2),
-    ("grand_melee", 12, 1), ("grand_melee", 12, 3),
+Attack = Literal["left", "right", "multiple", "any"]
+
+
+@dataclass(frozen=True)
+class Game:
+    """One seeded bot game: its variant, seats, seed and StartGame options."""
+
+    variant: str
+    players: int
+    seed: int
+    attack: Attack | None = None
+    range_of_influence: int | None = None
+    max_events: int = 60_000  # a safety net
+
+    @property
+    def key(self) -> str:
+        extra = ""
+        if self.range_of_influence is not None:
+            extra += f"-range{self.range_of_influence}"
+        if self.attack is not None:
+            extra += f"-attack-{self.attack}"
+        return f"{self.variant}-{self.players}p-seed{self.seed}{extra}"
+
+
+#: A few seeded games of every variant the core implements.
+GAMES: tuple[Game, ...] = (
+    Game("free_for_all", 4, 1), Game("free_for_all", 4, 2), Game("free_for_all", 4, 3),
+    Game("two_headed_giant", 4, 1), Game("two_headed_giant", 4, 2),
+    Game("grand_melee", 12, 1), Game("grand_melee", 12, 3),
+    Game("two_player", 2, 1), Game("two_player", 2, 2),
+    Game("free_for_all", 4, 4, attack="left", range_of_influence=1),
+    Game("team_vs_team", 4, 1), Game("emperor", 6, 1), Game("alternating_teams", 4, 1),
+    Game("grand_melee", 100, 1, max_events=400_000),
 )
-MAX_EVENTS = 60_000  # a safety net
 
 
-def game_events(variant: str, players: int, seed: int) -> Iterator[str]:
+def game_events(game: Game) -> Iterator[str]:
     """The game's events, one canonical JSON line each."""
+    variant, players, seed = game.variant, game.players, game.seed
     names = [f"P{i + 1}" for i in range(players)]
     teams = team_names(variant, players)
     s = empty_state()
@@ -61,10 +93,11 @@ def game_events(variant: str, players: int, seed: int) -> Iterator[str]:
 
     yield from run(StartGame(
         game_id="same", variant=variant, seed=seed, random_seating=True,
+        attack=game.attack, range_of_influence=game.range_of_influence,
         players=[PlayerSetup(name=n, team=teams[i], deck=deck_for_seat(i))
                  for i, n in enumerate(names)]))
     bots = {n: RandomBot(seed * 1000 + i) for i, n in enumerate(names)}
-    while not s.game_over and s.version < MAX_EVENTS:
+    while not s.game_over and s.version < game.max_events:
         marker = next((m.number for m in s.markers.values() if isinstance(m.pending, Work)),
                       None)
         if marker is not None:
@@ -79,36 +112,68 @@ def game_events(variant: str, players: int, seed: int) -> Iterator[str]:
             return
 
 
-def key(variant: str, players: int, seed: int) -> str:
-    return f"{variant}-{players}p-seed{seed}"
+def _selected(only: list[str] | None) -> list[Game]:
+    return [g for g in GAMES if not only or any(o in g.key for o in only)]
 
 
-def record(out: Path) -> None:
+def record(out: Path, only: list[str] | None = None) -> None:
+    """Write each game's events, and beside them (`<out>.digests.json`) each game's
+    event count and SHA-256, small enough to commit."""
+    digests: dict[str, dict[str, object]] = {}
     with out.open("w", encoding="utf-8") as f:
-        for variant, players, seed in GAMES:
-            lines = list(game_events(variant, players, seed))
-            f.write(json.dumps({"game": key(variant, players, seed), "events": lines}) + "\n")
-            print(f"{key(variant, players, seed)}: {len(lines)} events")
+        for game in _selected(only):
+            lines = list(game_events(game))
+            f.write(json.dumps({"game": game.key, "events": lines}) + "\n")
+            digests[game.key] = {"events": len(lines), "sha256": _digest(lines)}
+            print(f"{game.key}: {len(lines)} events", flush=True)
+    digest_path = out.with_name(out.name + ".digests.json")
+    digest_path.write_text(json.dumps(digests, indent=1, sort_keys=True) + "\n",
+                           encoding="utf-8")
 
 
-def compare(before: Path) -> int:
+def _digest(lines: list[str]) -> str:
+    h = hashlib.sha256()
+    for line in lines:
+        h.update(line.encode("utf-8") + b"\n")
+    return h.hexdigest()
+
+
+def _load(before: Path) -> tuple[dict[str, list[str]], dict[str, dict[str, object]]]:
+    """A full recording (JSON lines) or a digests file (one JSON object)."""
+    text = before.read_text(encoding="utf-8")
+    if before.name.endswith(".digests.json"):
+        return {}, json.loads(text)
     recorded: dict[str, list[str]] = {}
-    for line in before.read_text(encoding="utf-8").splitlines():
+    for line in text.splitlines():
         item = json.loads(line)
         recorded[item["game"]] = item["events"]
+    return recorded, {}
+
+
+def compare(before: Path, only: list[str] | None = None) -> int:
+    recorded, digests = _load(before)
     failures = 0
-    for variant, players, seed in GAMES:
-        name = key(variant, players, seed)
+    for game in _selected(only):
+        name = game.key
         old = recorded.get(name)
-        if old is None:
+        if old is None and name not in digests:
             print(f"{name}: not recorded")
             failures += 1
             continue
-        new = list(game_events(variant, players, seed))
+        new = list(game_events(game))
+        if old is None:
+            want = digests[name]
+            if want == {"events": len(new), "sha256": _digest(new)}:
+                print(f"{name}: same {len(new)} events (digest)", flush=True)
+            else:
+                failures += 1
+                print(f"{name}: DIFFERS ({want['events']} before, {len(new)} now; "
+                      "compare with the full recording to find the first event)")
+            continue
         first = next((i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b),
                      None)
         if first is None and len(old) == len(new):
-            print(f"{name}: same {len(new)} events")
+            print(f"{name}: same {len(new)} events", flush=True)
             continue
         failures += 1
         at = first if first is not None else min(len(old), len(new))
@@ -124,13 +189,16 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="action", required=True)
     rec = sub.add_parser("record", help="play the games and write their events")
     rec.add_argument("--out", type=Path, required=True)
-    cmp_ = sub.add_parser("compare", help="play the games and compare with a recording")
+    cmp_ = sub.add_parser("compare", help="play the games and compare with a recording "
+                                          "(or with its .digests.json)")
     cmp_.add_argument("before", type=Path)
+    for p in (rec, cmp_):
+        p.add_argument("--only", action="append", help="games whose key contains this")
     args = parser.parse_args(argv)
     if args.action == "record":
-        record(args.out)
+        record(args.out, args.only)
         return 0
-    return compare(args.before)
+    return compare(args.before, args.only)
 
 
 if __name__ == "__main__":
