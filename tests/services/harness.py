@@ -14,13 +14,15 @@ from faststream.kafka import TestKafkaBroker
 from opentelemetry.sdk.trace.export import SpanExporter
 
 from arbiter_gateway.server import build_gateway
+from arbiter_runtime.botgame import run_in_process, start_command
+from arbiter_runtime.loghash import log_hash
 from arbiter_services.app import Runtime, build_runtime
 from arbiter_services.checkpoint import StoreCheckpoints
 from arbiter_services.observability import setup_tracing
 from arbiter_services.process import ROLES
 from arbiter_services.settings import Settings
 from arbiter_services.tansu import free_port
-from arbiter_store import EventStore
+from arbiter_store import EventStore, open_store
 
 SECRET = b"test-secret-test-secret-test-secret"
 
@@ -67,3 +69,10 @@ async def memory_system(store: EventStore, exporter: SpanExporter | None = None,
             await asyncio.wait_for(task, 10)
             await rt.shutdown()
     tracer.shutdown()
+
+
+def reference_hash(game_id: str, players: int, seed: int, deck_size: int | None) -> str:
+    """The log hash of the same bot game run in one process (the embedded default)."""
+    with open_store(":memory:") as ref:
+        run_in_process(ref, start_command(game_id, players, seed, deck_size=deck_size))
+        return log_hash(ref.read_stream(game_id))

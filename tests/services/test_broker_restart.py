@@ -20,7 +20,7 @@ from arbiter_services.launcher import Cluster
 from arbiter_services.topics import TOPICS
 from arbiter_store import open_store
 
-from .test_memory_game import reference_hash
+from .harness import reference_hash
 
 pytestmark = pytest.mark.integration
 

@@ -15,7 +15,7 @@ from arbiter_runtime.loghash import log_hash
 from arbiter_services.launcher import Cluster
 from arbiter_store import open_store
 
-from .test_memory_game import reference_hash
+from .harness import reference_hash
 
 pytestmark = pytest.mark.integration
 

@@ -13,13 +13,7 @@ from arbiter_runtime.play import play_bot_game
 from arbiter_store import open_store
 
 from .conftest import Runner
-from .harness import System
-
-
-def reference_hash(game_id: str, players: int, seed: int, deck_size: int | None) -> str:
-    with open_store(":memory:") as ref:
-        run_in_process(ref, start_command(game_id, players, seed, deck_size=deck_size))
-        return log_hash(ref.read_stream(game_id))
+from .harness import System, reference_hash
 
 
 def test_run_in_process_is_the_embedded_default() -> None:

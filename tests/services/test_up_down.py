@@ -20,7 +20,7 @@ from arbiter_services.launcher import Cluster
 from arbiter_services.tansu import free_port
 from arbiter_store import StoreError, open_store
 
-from .test_memory_game import reference_hash
+from .harness import reference_hash
 
 pytestmark = pytest.mark.integration
 PG_URL = os.environ.get("ARBITER_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")

@@ -8,7 +8,7 @@ removes the ability from the stack.
 from __future__ import annotations
 
 import pytest
-from tests.test_optional_abilities import Game, _cards
+from tests.harness import Game, cards
 
 from arbiter_core import events as ev
 from arbiter_core.commands import ChooseObjects, PassPriority, PositionPlayer
@@ -23,10 +23,10 @@ from arbiter_runtime.bots import RandomBot
 def slide_triggers(*bob_creatures: str) -> tuple[Game, list[ev.Event]]:
     """Alice controls Astral Slide; Bob controls `bob_creatures`. The trigger waits and
     the engine is to put it on the stack before Alice receives priority."""
-    g = Game([PositionPlayer(name="Alice", zones={"battlefield": _cards("Astral Slide"),
-                                                   "library": _cards(*["Plains"] * 5)}),
-              PositionPlayer(name="Bob", zones={"battlefield": _cards(*bob_creatures),
-                                                 "library": _cards(*["Forest"] * 5)})],
+    g = Game([PositionPlayer(name="Alice", zones={"battlefield": cards("Astral Slide"),
+                                                   "library": cards(*["Plains"] * 5)}),
+              PositionPlayer(name="Bob", zones={"battlefield": cards(*bob_creatures),
+                                                 "library": cards(*["Forest"] * 5)})],
              active="Alice")
     slide = g.named("Astral Slide")
     for e in (ev.AbilityTriggered(source=slide, source_name="Astral Slide", controller="Alice",

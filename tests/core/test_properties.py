@@ -73,7 +73,7 @@ from arbiter_runtime.play import team_names, waiting_players
 from arbiter_runtime.session import GameSession
 from arbiter_store import EventStore, NewEvent, open_store
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 MAX_TURNS = 60  # turns taken (all players); stop checking a game after this
 MAX_PERMANENTS = 90  # stop a game whose battlefield grows past this (token explosions)

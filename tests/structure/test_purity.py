@@ -12,7 +12,7 @@ import ast
 import shutil
 from pathlib import Path
 
-CORE = Path(__file__).resolve().parents[1] / "libs" / "arbiter_core"
+CORE = Path(__file__).resolve().parents[2] / "libs" / "arbiter_core"
 OWN_PACKAGE = "arbiter_core"
 
 #: Top-level modules a core module may import (besides its own package).

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from arbiter_core.rules_index import CR_EDITION, RULE_NUMBERS, is_rule
 
-SCENARIOS = Path(__file__).resolve().parent / "scenarios"
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 
 KNOWN = [
     "100",

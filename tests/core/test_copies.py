@@ -7,7 +7,7 @@ after a zone change is no longer a copy (400.7). With nothing copied it is a 0/0
 from __future__ import annotations
 
 import pytest
-from tests.test_optional_abilities import Game, _cards
+from tests.harness import Game, cards
 
 from arbiter_core import events as ev
 from arbiter_core.commands import CastSpell, ChooseObjects, PassPriority, PositionPlayer
@@ -20,11 +20,11 @@ from arbiter_core.state import Priority
 
 
 def clone_resolving(bob: tuple[str, ...] = ("Grizzly Bears",), clones: int = 1) -> Game:
-    g = Game([PositionPlayer(name="Alice", zones={"battlefield": _cards(*["Island"] * 8),
-                                                   "hand": _cards(*["Clone"] * clones),
-                                                   "library": _cards(*["Island"] * 5)}),
-              PositionPlayer(name="Bob", zones={"battlefield": _cards(*bob),
-                                                 "library": _cards(*["Forest"] * 5)})],
+    g = Game([PositionPlayer(name="Alice", zones={"battlefield": cards(*["Island"] * 8),
+                                                   "hand": cards(*["Clone"] * clones),
+                                                   "library": cards(*["Island"] * 5)}),
+              PositionPlayer(name="Bob", zones={"battlefield": cards(*bob),
+                                                 "library": cards(*["Forest"] * 5)})],
              active="Alice")
     g.do(CastSpell(player="Alice", card=g.s.zone("Alice", "hand")[0]))
     g.do(PassPriority(player="Alice"))

@@ -8,7 +8,7 @@ the stack (603.3d).
 from __future__ import annotations
 
 import pytest
-from tests.test_optional_abilities import Game, _cards
+from tests.harness import Game, cards
 
 from arbiter_core import events as ev
 from arbiter_core.commands import ActivateAbility, PassPriority, PositionPlayer
@@ -18,12 +18,12 @@ from arbiter_core.legal import legal_actions
 
 
 def game(bob_battlefield: tuple[str, ...] = ("Mountain",)) -> Game:
-    return Game([PositionPlayer(name="Alice", zones={"battlefield": _cards("Astral Slide"),
-                                                      "hand": _cards("Desert Cerodon"),
-                                                      "library": _cards(*["Plains"] * 5)}),
-                 PositionPlayer(name="Bob", zones={"battlefield": _cards(*bob_battlefield),
-                                                    "hand": _cards("Desert Cerodon"),
-                                                    "library": _cards(*["Forest"] * 5)})],
+    return Game([PositionPlayer(name="Alice", zones={"battlefield": cards("Astral Slide"),
+                                                      "hand": cards("Desert Cerodon"),
+                                                      "library": cards(*["Plains"] * 5)}),
+                 PositionPlayer(name="Bob", zones={"battlefield": cards(*bob_battlefield),
+                                                    "hand": cards("Desert Cerodon"),
+                                                    "library": cards(*["Forest"] * 5)})],
                 active="Bob")
 
 

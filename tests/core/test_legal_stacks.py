@@ -15,7 +15,7 @@ from arbiter_scenarios import actions as act
 from arbiter_scenarios.model import load
 from arbiter_scenarios.runner import _setup
 
-SCENARIO = (Path(__file__).parent / "scenarios" / "grand_melee"
+SCENARIO = (Path(__file__).parent.parent / "scenarios" / "grand_melee"
             / "counterspell-goes-on-its-targets-stack.yaml")
 
 

@@ -7,16 +7,13 @@ rules allow among the representative ones."""
 
 from __future__ import annotations
 
-from typing import Any
+from tests.harness import run_text
 
 from arbiter_core.commands import AssignCombatDamage, DeclareAttackers, PlayerCommand
 from arbiter_core.decide import decide
 from arbiter_core.errors import RuleViolation
 from arbiter_core.legal import legal_actions
 from arbiter_core.state import Decision, GameState
-from arbiter_scenarios import actions as act
-from arbiter_scenarios.model import parse
-from arbiter_scenarios.runner import Run, _setup
 
 IMP_AND_ARBITER = """
 name: legal attacks under Maddening Imp and Silent Arbiter
@@ -42,14 +39,6 @@ expect: []
 """
 
 
-def _run(text: str, steps: list[dict[str, Any]]) -> Run:
-    run = _setup(parse(text, "test"))
-    for i, action in enumerate(steps):
-        act.perform(run, action, f"steps[{i}]")
-    run.settle()
-    return run
-
-
 def _accepted(s: GameState, command: PlayerCommand) -> bool:
     try:
         decide(s, command)
@@ -63,7 +52,7 @@ def _names(s: GameState, cmd: DeclareAttackers) -> frozenset[str]:
 
 
 def test_only_declarations_obeying_the_most_requirements_are_offered() -> None:
-    run = _run(IMP_AND_ARBITER, [
+    run = run_text(IMP_AND_ARBITER, [
         {"player": "A1", "pass": True},
         {"player": "B1", "activate": "Maddening Imp", "ability": 1},
         {"pass_until": "stack_empty"},
@@ -87,7 +76,7 @@ def test_only_declarations_obeying_the_most_requirements_are_offered() -> None:
 
 
 def test_band_declarations_and_banding_assignments_are_legal() -> None:
-    run = _run(BANDING, [{"pass_until": "declare_attackers"}])
+    run = run_text(BANDING, [{"pass_until": "declare_attackers"}])
     s = run.state
     offered = [a for a in legal_actions(s, "Alice") if isinstance(a, DeclareAttackers)]
     bands = [a for a in offered if a.bands]
@@ -95,7 +84,7 @@ def test_band_declarations_and_banding_assignments_are_legal() -> None:
     assert all(_accepted(s, a) for a in offered)
     for band in (b for a in bands for b in a.bands):
         assert sum(s.objects[oid].name != "Benalish Hero" for oid in band) <= 1  # 702.22c
-    run = _run(BANDING, [
+    run = run_text(BANDING, [
         {"pass_until": "declare_attackers"},
         {"player": "Alice", "attack": {"Craw Wurm": "Bob"}},
         {"pass_until": "declare_blockers"},

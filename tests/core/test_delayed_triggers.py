@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tests.test_optional_abilities import Game as CoreGame
+from tests.harness import Game as CoreGame
 
 from arbiter_core import events as ev
 from arbiter_core.commands import (

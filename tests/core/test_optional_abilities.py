@@ -6,7 +6,7 @@ it; as it resolves, the controller answers a yes/no decision (`you_may`). Rhysti
 then its controller only if the {1} wasn't paid. Astral Slide ("you may exile target
 creature. If you do, return ...") asks before exiling; here its trigger is put on a
 stack by its events, with the target written into the stack item (a real cycle, with
-the target chosen as it goes on the stack: tests/test_cycling.py).
+the target chosen as it goes on the stack: tests/core/test_cycling.py).
 """
 
 from __future__ import annotations
@@ -15,77 +15,33 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from tests.harness import Game, cards
 
 from arbiter_core import events as ev
 from arbiter_core.commands import (
     CastSpell,
     ChooseOption,
-    Command,
     PassPriority,
     PositionPlayer,
-    RunEngineWork,
-    SetUpPosition,
 )
 from arbiter_core.decide import decide
-from arbiter_core.divergence import engine_marker
 from arbiter_core.errors import RuleViolation
-from arbiter_core.events import CardSetup
-from arbiter_core.evolve import apply, empty_state
+from arbiter_core.evolve import apply
 from arbiter_core.legal import legal_actions
-from arbiter_core.state import Decision, GameState
 from arbiter_runtime.bots import RandomBot
 from arbiter_scenarios.model import load
 from arbiter_scenarios.runner import run_scenario
 
-SCENARIOS = Path(__file__).parent / "scenarios" / "triggers"
-
-
-class Game:
-    """A game on the pure core: `decide`, then `apply` each event; the engine's work is
-    done after each command (`settle`), and every event is kept in `log`."""
-
-    def __init__(self, players: list[PositionPlayer], active: str, turn: int = 4) -> None:
-        self.s: GameState = empty_state()
-        self.log: list[ev.Event] = []
-        self.do(SetUpPosition(game_id="t", variant="two_player", seed=1, players=players,
-                              turn=turn, active=active, step="precombat_main"))
-
-    def do(self, command: Command) -> list[ev.Event]:
-        events = decide(self.s, command)
-        for e in events:
-            apply(self.s, e)
-        self.log += events
-        return events + self.settle()
-
-    def settle(self) -> list[ev.Event]:
-        out: list[ev.Event] = []
-        while (marker := engine_marker(self.s)) is not None:
-            for e in decide(self.s, RunEngineWork(marker=marker)):
-                apply(self.s, e)
-                out.append(e)
-        self.log += out
-        return out
-
-    def pending(self) -> Decision:
-        p = self.s.markers[1].pending
-        assert isinstance(p, Decision), p
-        return p
-
-    def named(self, name: str, zone: str = "battlefield") -> int:
-        return next(o.id for o in self.s.objects.values() if o.name == name and o.zone == zone)
-
-
-def _cards(*names: str) -> list[CardSetup]:
-    return [CardSetup(name=n) for n in names]
+SCENARIOS = Path(__file__).parent.parent / "scenarios" / "triggers"
 
 
 def rhystic() -> Game:
     """Bob's turn: Bob casts Shock at Alice, who controls Rhystic Study; then both pass."""
-    g = Game([PositionPlayer(name="Alice", zones={"battlefield": _cards("Rhystic Study"),
-                                                   "library": _cards(*["Island"] * 5)}),
-              PositionPlayer(name="Bob", zones={"battlefield": _cards("Mountain", "Mountain"),
-                                                 "hand": _cards("Shock"),
-                                                 "library": _cards(*["Mountain"] * 5)})],
+    g = Game([PositionPlayer(name="Alice", zones={"battlefield": cards("Rhystic Study"),
+                                                   "library": cards(*["Island"] * 5)}),
+              PositionPlayer(name="Bob", zones={"battlefield": cards("Mountain", "Mountain"),
+                                                 "hand": cards("Shock"),
+                                                 "library": cards(*["Mountain"] * 5)})],
              active="Bob")
     g.do(CastSpell(player="Bob", card=g.named("Shock", "hand"), targets=[["p:Alice"]]))
     # 603.5: on the stack above Shock before anyone has chosen anything
@@ -160,10 +116,10 @@ def test_a_bot_answers_with_its_seeded_choice() -> None:
 
 def slide_on_the_stack() -> tuple[Game, int]:
     """Alice's Astral Slide trigger on the stack, targeting Bob's Grizzly Bears."""
-    g = Game([PositionPlayer(name="Alice", zones={"battlefield": _cards("Astral Slide"),
-                                                   "library": _cards(*["Plains"] * 5)}),
-              PositionPlayer(name="Bob", zones={"battlefield": _cards("Grizzly Bears"),
-                                                 "library": _cards(*["Forest"] * 5)})],
+    g = Game([PositionPlayer(name="Alice", zones={"battlefield": cards("Astral Slide"),
+                                                   "library": cards(*["Plains"] * 5)}),
+              PositionPlayer(name="Bob", zones={"battlefield": cards("Grizzly Bears"),
+                                                 "library": cards(*["Forest"] * 5)})],
              active="Alice")
     slide, bears = g.named("Astral Slide"), g.named("Grizzly Bears")
     for e in (ev.AbilityTriggered(source=slide, source_name="Astral Slide", controller="Alice",

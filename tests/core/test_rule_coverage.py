@@ -23,7 +23,7 @@ import yaml
 
 from arbiter_core.rules_index import RULE_NUMBERS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "tests" / "scenarios"
 COVERAGE_DOC = ROOT / "docs" / "rule-coverage.md"
 SECTIONS = [str(n) for n in range(800, 812)]

@@ -7,7 +7,7 @@ scenario runner."""
 from __future__ import annotations
 
 import pytest
-from tests.test_attack_requirements import _run
+from tests.harness import run_text
 
 from arbiter_core.cards import get_card
 from arbiter_core.cards.render import render_oracle
@@ -82,12 +82,12 @@ def test_jace_renders_its_loyalty_abilities_and_has_printed_loyalty() -> None:
 
 
 def test_setup_gives_a_planeswalker_its_printed_loyalty() -> None:
-    s = _run(TWO, []).state
+    s = run_text(TWO, []).state
     assert s.objects[_jace(s, "Alice")].counter("loyalty") == 3  # 306.5b
 
 
 def test_second_loyalty_activation_in_a_turn_cites_606_3() -> None:
-    run = _run(TWO, [{"player": "Alice", "activate": "Jace Beleren", "ability": 0}])
+    run = run_text(TWO, [{"player": "Alice", "activate": "Jace Beleren", "ability": 0}])
     s = run.state
     jace = _jace(s, "Alice")
     assert s.objects[jace].counter("loyalty") == 5  # 606.4: +2 paid at once
@@ -100,7 +100,7 @@ def test_second_loyalty_activation_in_a_turn_cites_606_3() -> None:
 
 
 def test_negative_cost_beyond_loyalty_cites_606_6() -> None:
-    s = _run(TWO, []).state
+    s = run_text(TWO, []).state
     jace = _jace(s, "Alice")
     ult = ActivateAbility(player="Alice", source=jace, ability=2, targets=[["p:Bob"]])
     assert _rule(s, ult) == "606.6"
@@ -112,14 +112,14 @@ def test_negative_cost_beyond_loyalty_cites_606_6() -> None:
 
 
 def test_opponent_cannot_activate_at_instant_speed() -> None:
-    run = _run(TWO, [{"player": "Alice", "pass": True}])
+    run = run_text(TWO, [{"player": "Alice", "pass": True}])
     s = run.state
     bob = ActivateAbility(player="Bob", source=_jace(s, "Bob"), ability=0)
     assert _rule(s, bob) == "606.3"
 
 
 def test_attacks_on_planeswalkers_offered_are_legal() -> None:
-    s = _run(TWO, [{"pass_until": "declare_attackers"}]).state
+    s = run_text(TWO, [{"pass_until": "declare_attackers"}]).state
     offered = [a for a in legal_actions(s, "Alice") if isinstance(a, DeclareAttackers)]
     targets = {d for a in offered for _, d in a.attacks}
     assert f"o:{_jace(s, 'Bob')}" in targets
@@ -134,7 +134,7 @@ def test_attacks_on_planeswalkers_offered_are_legal() -> None:
 
 @pytest.mark.parametrize(("text", "rule"), [(LEFT, "803.1a"), (RANGE, "801.3")])
 def test_only_planeswalkers_of_attackable_players(text: str, rule: str) -> None:
-    s = _run(text, [{"pass_until": "declare_attackers"}]).state
+    s = run_text(text, [{"pass_until": "declare_attackers"}]).state
     bears = next(o.id for o in s.permanents("Alice") if o.name == "Grizzly Bears")
     carol = DeclareAttackers(player="Alice", attacks=[(bears, f"o:{_jace(s, 'Carol')}")])
     assert _rule(s, carol) == rule
@@ -145,7 +145,7 @@ def test_only_planeswalkers_of_attackable_players(text: str, rule: str) -> None:
 
 
 def test_combat_damage_to_a_planeswalker_removes_loyalty() -> None:
-    run = _run(TWO, [{"pass_until": "declare_attackers"},
+    run = run_text(TWO, [{"pass_until": "declare_attackers"},
                      {"player": "Alice", "attack": {"Grizzly Bears": "Jace Beleren#2"}},
                      {"pass_until": "end_of_combat"}])
     s = run.state

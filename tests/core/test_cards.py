@@ -157,7 +157,7 @@ MISMATCHES = _listed_mismatches()
 
 def _extra_names() -> list[str]:
     """The names in tools/extra_cards.txt (cards from the full Oracle file)."""
-    path = Path(__file__).resolve().parent.parent / "tools" / "extra_cards.txt"
+    path = Path(__file__).resolve().parents[2] / "tools" / "extra_cards.txt"
     names = [line.split("#", 1)[0].strip() for line in path.read_text().splitlines()]
     return [n for n in names if n]
 
