@@ -57,14 +57,17 @@ def play_bot_game(store: EventStore, game_id: str, players: int, seed: int,
                   variant: str = "free_for_all",
                   progress: Callable[[GameState], None] | None = None,
                   attack: Literal["left", "right", "multiple", "any"] | None = None,
-                  range_of_influence: int | None = None) -> GameSummary:
+                  range_of_influence: int | None = None,
+                  decks: dict[str, list[str]] | None = None) -> GameSummary:
+    """`decks`: a seat's own deck (checked deck lists); other seats get the bot decks."""
     names = [f"P{i + 1}" for i in range(players)]
+    own = decks or {}
     teams = team_names(variant, players)
     session = GameSession(store, game_id, snapshot_every=snapshot_every(players))
     session.execute(StartGame(
         game_id=game_id, variant=variant, seed=seed, random_seating=True, attack=attack,
         range_of_influence=range_of_influence,
-        players=[PlayerSetup(name=n, team=teams[i], deck=deck_for_seat(i))
+        players=[PlayerSetup(name=n, team=teams[i], deck=own.get(n) or deck_for_seat(i))
                  for i, n in enumerate(names)]))
     bots = {n: RandomBot(seed * 1000 + i) for i, n in enumerate(names)}
     actions = 0

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from arbiter_cli import diff_cmd, play_cmd, replay_cmd, scenario_cmd, store_cmd
+from arbiter_cli import deck_cmd, diff_cmd, play_cmd, replay_cmd, scenario_cmd, store_cmd
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Arbiter: multiplayer Magic games as event-sourced services.")
@@ -15,6 +15,20 @@ scenario_app = typer.Typer(no_args_is_help=True, help="Judges' rules scenarios (
 app.add_typer(scenario_app, name="scenario")
 db_app = typer.Typer(no_args_is_help=True, help="Event store administration.")
 app.add_typer(db_app, name="db")
+deck_app = typer.Typer(no_args_is_help=True, help="Deck lists (docs/decks.md).")
+app.add_typer(deck_app, name="deck")
+
+
+@deck_app.command("check")
+def deck_check(
+    file: Path = typer.Argument(..., help="the deck list (UTF-8 text)"),
+    variant: str = typer.Option(..., "--variant", help="whose construction rules apply"),
+    as_json: bool = typer.Option(False, "--json", help="one JSON object per violation"),
+    players: int = typer.Option(2, "--players", min=1, max=100,
+                                help="players in the game (rules that depend on it)"),
+) -> None:
+    """Check a deck list; exit 0 legal, 1 with violations, 2 unreadable or unknown variant."""
+    raise typer.Exit(deck_cmd.check(variant, file, as_json, players))
 
 
 @db_app.command("upgrade")
@@ -51,10 +65,17 @@ def play(
     resolvers: int | None = typer.Option(None, "--resolvers", min=1,
                                          help="with --distributed: start a local cluster "
                                               "with this many stack-resolver processes"),
+    deck: list[str] = typer.Option([], "--deck", metavar="SEAT=FILE",
+                                   help="play this deck list at seat P1..Pn (repeatable); "
+                                        "other seats get the bot decks"),
 ) -> None:
     """Play a complete seeded bot game in one process and store every event."""
     if attack not in (None, "left", "right", "multiple"):
         typer.echo(f"--attack must be left, right or multiple, not {attack!r}", err=True)
+        raise typer.Exit(2)
+    if distributed and deck:
+        typer.echo("--deck is for the embedded game; through the gateway, create the game "
+                   "with deck_lists (docs/decks.md)", err=True)
         raise typer.Exit(2)
     if distributed:
         raise typer.Exit(_services(["play", "--gateway", gateway, "--players", str(players),
@@ -64,7 +85,7 @@ def play(
                                       else [])]))
     raise typer.Exit(play_cmd.run(players=players, seed=seed, variant=variant, db=db,
                                   game_id=game, attack=attack,
-                                  range_of_influence=range_of_influence))
+                                  range_of_influence=range_of_influence, decks=deck))
 
 
 @app.command()

@@ -3,18 +3,33 @@
 from __future__ import annotations
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from arbiter_cli import store_cmd
+from arbiter_cli import deck_cmd, store_cmd
 from arbiter_core.errors import ArbiterError
 from arbiter_core.state import GameState
+from arbiter_decks.check import DeckRejected
+from arbiter_runtime.botgame import seat_names
 from arbiter_runtime.play import play_bot_game
 from arbiter_store import StoreError, open_store
 
 
 def run(players: int, seed: int, variant: str, db: str, game_id: str | None,
-        attack: str | None = None, range_of_influence: int | None = None) -> int:
+        attack: str | None = None, range_of_influence: int | None = None,
+        decks: list[str] | None = None) -> int:
     console = Console()
+    try:
+        own = deck_cmd.seat_decks(decks or [], seat_names(players), variant)
+    except DeckRejected as e:
+        console.print(f"[red]{escape(e.who)}: the deck list breaks the construction rules "
+                      f"of {escape(variant)}:[/red]", highlight=False)
+        for v in e.violations:
+            console.print(escape(v.line()), highlight=False, soft_wrap=True)
+        return 2
+    except ValueError as e:
+        console.print(f"[red]{escape(str(e))}[/red]", highlight=False)
+        return 2
     gid = game_id or f"{variant}-{players}p-seed{seed}"
     try:
         store = open_store(db)
@@ -44,7 +59,8 @@ def run(players: int, seed: int, variant: str, db: str, game_id: str | None,
             try:
                 summary = play_bot_game(store, gid, players, seed, variant, progress=show,
                                         attack=attack,  # type: ignore[arg-type]
-                                        range_of_influence=range_of_influence)
+                                        range_of_influence=range_of_influence,
+                                        decks=own)
             except ArbiterError as e:
                 console.print(f"[red]rejected: {e}[/red]")
                 return 2

@@ -22,6 +22,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import BaseModel, ValidationError
 
 from arbiter_core.commands import COMMAND_ADAPTER, StartGame
+from arbiter_decks.check import with_deck_lists
 from arbiter_gateway.auth import Principal, Tokens, bearer
 from arbiter_gateway.feed import Feed
 from arbiter_gateway.models import MAX_BODY, MAX_CREATE_BODY, CreateGame, Join, Submit
@@ -107,6 +108,14 @@ def _check_game(game_id: str) -> None:
         raise HTTPException(404, "no such game")
 
 
+async def deck_lists(start: StartGame, lists: dict[str, str]) -> StartGame:
+    """Each listed player's deck from its deck list (docs/decks.md); 422 if unplayable."""
+    try:
+        return await anyio.to_thread.run_sync(with_deck_lists, start, lists)
+    except ValueError as e:
+        raise HTTPException(422, f"deck_lists: {e}") from None
+
+
 def create_app(gw: Gateway, start_broker: bool = True) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> Any:
@@ -136,6 +145,8 @@ def create_app(gw: Gateway, start_broker: bool = True) -> FastAPI:
         except ValidationError as e:
             raise HTTPException(422, _reasons(e)) from None
         assert isinstance(start, StartGame)
+        if body.deck_lists:
+            start = await deck_lists(start, body.deck_lists)
         cid = f"start-{uuid.uuid4().hex}"
         env = CommandEnvelope(game_id=game_id, command_id=cid, actor=ORGANIZER,
                               command=start.model_dump(mode="json"), correlation_id=cid)

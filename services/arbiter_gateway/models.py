@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from arbiter_decks.parser import MAX_BYTES as MAX_DECK_LIST
 from arbiter_runtime.audit import GAME_ID_PATTERN
 
 MAX_BODY = 16 * 1024  # bytes; larger requests get 413
@@ -26,6 +27,9 @@ class CreateGame(_Body):
     players: list[dict[str, Any]] = Field(min_length=1, max_length=100)
     options: dict[str, Any] = Field(default_factory=dict)  # other StartGame fields
     random_seating: bool = True
+    #: player name -> deck list text (docs/decks.md), checked with the variant's rules
+    deck_lists: dict[str, Annotated[str, Field(max_length=MAX_DECK_LIST)]] = Field(
+        default_factory=dict, max_length=100)
 
 
 class Join(_Body):

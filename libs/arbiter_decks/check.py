@@ -1,0 +1,109 @@
+"""Check a deck list against a variant's construction rules (`arbiter deck check`,
+`arbiter play --deck`, the gateway's game creation).
+
+A variant's deck rules are its hook: the variant object's `deck_rules()` (a method
+returning a tuple of `DeckRule`s, or an attribute holding one); a variant without the
+hook is a constructed game (`rules.constructed()`, CR 100.2a and 100.4a). The variant is
+found through the rules core's variant registry, never by comparing its name here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from arbiter_core.commands import StartGame
+from arbiter_core.errors import InvalidCommand
+from arbiter_core.variants import get_variant
+from arbiter_decks.catalog import Catalog, catalog
+from arbiter_decks.model import CheckResult, DeckList, DeckRule, Section, Violation
+from arbiter_decks.parser import DeckListError, parse_deck_list, read_deck_list
+from arbiter_decks.rules import constructed
+
+
+class UnknownVariant(ValueError):
+    """The variant does not exist, or its rules are not implemented yet."""
+
+
+class DeckRejected(ValueError):
+    """A list with violations where a playable deck is needed (play, game creation)."""
+
+    def __init__(self, who: str, violations: Sequence[Violation]) -> None:
+        shown = "; ".join(v.line() for v in violations[:10])
+        more = f" (and {len(violations) - 10} more)" if len(violations) > 10 else ""
+        super().__init__(f"{who}: the deck list breaks the construction rules: {shown}{more}")
+        self.who = who
+        self.violations = tuple(violations)
+
+
+def variant_deck_rules(variant: str) -> tuple[DeckRule, ...]:
+    """The construction rules of the named variant (its `deck_rules` hook)."""
+    try:
+        v = get_variant(variant)
+    except InvalidCommand as e:
+        raise UnknownVariant(e.message) from None
+    hook: object = getattr(v, "deck_rules", None)
+    if hook is None:
+        return constructed()
+    found = hook() if callable(hook) else hook
+    return tuple(_as_rules(found))
+
+
+def _as_rules(found: object) -> list[DeckRule]:
+    if not isinstance(found, tuple | list) or not all(callable(r) for r in found):
+        raise TypeError("a variant's deck_rules is a tuple of check functions")
+    out: list[DeckRule] = []
+    for rule in found:
+        fn: Callable[..., object] = rule
+        out.append(fn)  # type: ignore[arg-type]
+    return out
+
+
+def check_deck(deck: DeckList, rules: Sequence[DeckRule], players: int = 2,
+               cards: Catalog | None = None) -> CheckResult:
+    """Resolve the list's names and run every rule, in order."""
+    resolved = (cards or catalog()).resolve(deck, players)
+    violations = tuple(v for rule in rules for v in rule(resolved))
+    library = tuple(r.label for r in resolved.section(Section.DECK)
+                    for _ in range(r.entry.count))
+    return CheckResult(violations=violations,
+                       cards=resolved.count(Section.COMMANDER, Section.DECK), deck=library)
+
+
+def check_text(text: str | bytes, variant: str, players: int = 2,
+               cards: Catalog | None = None) -> CheckResult:
+    """Parse and check a list (`DeckListError`, `UnknownVariant` when it can't be)."""
+    rules = variant_deck_rules(variant)
+    deck = read_deck_list(text) if isinstance(text, bytes) else parse_deck_list(text)
+    return check_deck(deck, rules, players, cards)
+
+
+def playable_deck(text: str | bytes, variant: str, players: int, who: str) -> list[str]:
+    """The Deck section as the engine's card names, one a copy, for a legal list; a
+    list with violations is `DeckRejected` (CR 100.2: each player needs a legal deck)."""
+    result = check_text(text, variant, players)
+    if not result.legal:
+        raise DeckRejected(who, result.violations)
+    return list(result.deck)
+
+
+def with_deck_lists(start: StartGame, lists: Mapping[str, str]) -> StartGame:
+    """The StartGame with each listed seat's deck read from its deck list (the gateway's
+    game creation). Raises ValueError (DeckListError, DeckRejected, UnknownVariant) with
+    a message naming the seat."""
+    names = [p.name for p in start.players]
+    unknown = sorted(set(lists) - set(names))
+    if unknown:
+        raise ValueError(f"no player named {', '.join(map(repr, unknown))}")
+    players = []
+    for p in start.players:
+        if p.name not in lists:
+            players.append(p)
+            continue
+        if p.deck:
+            raise ValueError(f"{p.name}: give a deck or a deck list, not both")
+        try:
+            deck = playable_deck(lists[p.name], start.variant, len(names), p.name)
+        except DeckListError as e:
+            raise ValueError(f"{p.name}: {e}") from None
+        players.append(p.model_copy(update={"deck": deck}))
+    return start.model_copy(update={"players": players})
