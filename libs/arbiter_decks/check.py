@@ -9,7 +9,7 @@ found through the rules core's variant registry, never by comparing its name her
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from arbiter_core.commands import StartGame
 from arbiter_core.errors import InvalidCommand
@@ -41,21 +41,20 @@ def variant_deck_rules(variant: str) -> tuple[DeckRule, ...]:
         v = get_variant(variant)
     except InvalidCommand as e:
         raise UnknownVariant(e.message) from None
-    hook: object = getattr(v, "deck_rules", None)
+    return deck_rules_of(v)
+
+
+def deck_rules_of(variant: object) -> tuple[DeckRule, ...]:
+    """A variant object's deck rules: its `deck_rules()` method or `deck_rules` tuple;
+    without the hook, a constructed game's (CR 100.2a, 100.4a)."""
+    hook: object = getattr(variant, "deck_rules", None)
     if hook is None:
         return constructed()
     found = hook() if callable(hook) else hook
-    return tuple(_as_rules(found))
-
-
-def _as_rules(found: object) -> list[DeckRule]:
     if not isinstance(found, tuple | list) or not all(callable(r) for r in found):
         raise TypeError("a variant's deck_rules is a tuple of check functions")
-    out: list[DeckRule] = []
-    for rule in found:
-        fn: Callable[..., object] = rule
-        out.append(fn)  # type: ignore[arg-type]
-    return out
+    rules: list[DeckRule] = list(found)
+    return tuple(rules)
 
 
 def check_deck(deck: DeckList, rules: Sequence[DeckRule], players: int = 2,

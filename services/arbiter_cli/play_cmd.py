@@ -23,12 +23,12 @@ def run(players: int, seed: int, variant: str, db: str, game_id: str | None,
         own = deck_cmd.seat_decks(decks or [], seat_names(players), variant)
     except DeckRejected as e:
         console.print(f"[red]{escape(e.who)}: the deck list breaks the construction rules "
-                      f"of {escape(variant)}:[/red]", highlight=False)
+                      f"of {escape(variant)}:[/red]", highlight=False, soft_wrap=True)
         for v in e.violations:
             console.print(escape(v.line()), highlight=False, soft_wrap=True)
         return 2
     except ValueError as e:
-        console.print(f"[red]{escape(str(e))}[/red]", highlight=False)
+        console.print(f"[red]{escape(str(e))}[/red]", highlight=False, soft_wrap=True)
         return 2
     gid = game_id or f"{variant}-{players}p-seed{seed}"
     try:
