@@ -14,7 +14,7 @@ from pathlib import Path
 
 import typer
 
-from arbiter_decks.check import UnknownVariant, check_text, playable_deck
+from arbiter_decks.check import DeckRejected, UnknownVariant, check_text, playable_deck
 from arbiter_decks.parser import MAX_BYTES, DeckListError
 
 
@@ -73,6 +73,10 @@ def seat_decks(specs: list[str], seats: list[str], variant: str) -> dict[str, li
             raise ValueError(f"--deck: seat {seat} is given twice")
         try:
             out[seat] = playable_deck(read_file(Path(file)), variant, len(seats), seat)
+        except DeckRejected as e:
+            raise ValueError("\n".join([f"{seat}: {file}: the deck list breaks the "
+                                         f"construction rules of {variant}:",
+                                         *(v.line() for v in e.violations)])) from None
         except DeckListError as e:
             raise ValueError(f"{seat}: {file}: {e}") from None
         except (DeckFileError, UnknownVariant) as e:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from arbiter_cli import deck_cmd, diff_cmd, play_cmd, replay_cmd, scenario_cmd, store_cmd
+from arbiter_cli import diff_cmd, play_cmd, replay_cmd, scenario_cmd, store_cmd
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Arbiter: multiplayer Magic games as event-sourced services.")
@@ -28,6 +28,8 @@ def deck_check(
                                 help="players in the game (rules that depend on it)"),
 ) -> None:
     """Check a deck list; exit 0 legal, 1 with violations, 2 unreadable or unknown variant."""
+    from arbiter_cli import deck_cmd  # loads the deck package only for deck commands
+
     raise typer.Exit(deck_cmd.check(variant, file, as_json, players))
 
 

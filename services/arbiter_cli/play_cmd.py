@@ -6,13 +6,20 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from arbiter_cli import deck_cmd, store_cmd
+from arbiter_cli import store_cmd
 from arbiter_core.errors import ArbiterError
 from arbiter_core.state import GameState
-from arbiter_decks.check import DeckRejected
 from arbiter_runtime.botgame import seat_names
 from arbiter_runtime.play import play_bot_game
 from arbiter_store import StoreError, open_store
+
+
+def _seat_decks(specs: list[str], players: int, variant: str) -> dict[str, list[str]]:
+    if not specs:
+        return {}
+    from arbiter_cli import deck_cmd  # the deck package and its index, only when asked
+
+    return deck_cmd.seat_decks(specs, seat_names(players), variant)
 
 
 def run(players: int, seed: int, variant: str, db: str, game_id: str | None,
@@ -20,13 +27,7 @@ def run(players: int, seed: int, variant: str, db: str, game_id: str | None,
         decks: list[str] | None = None) -> int:
     console = Console()
     try:
-        own = deck_cmd.seat_decks(decks or [], seat_names(players), variant)
-    except DeckRejected as e:
-        console.print(f"[red]{escape(e.who)}: the deck list breaks the construction rules "
-                      f"of {escape(variant)}:[/red]", highlight=False, soft_wrap=True)
-        for v in e.violations:
-            console.print(escape(v.line()), highlight=False, soft_wrap=True)
-        return 2
+        own = _seat_decks(decks or [], players, variant)
     except ValueError as e:
         console.print(f"[red]{escape(str(e))}[/red]", highlight=False, soft_wrap=True)
         return 2

@@ -22,7 +22,6 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import BaseModel, ValidationError
 
 from arbiter_core.commands import COMMAND_ADAPTER, StartGame
-from arbiter_decks.check import with_deck_lists
 from arbiter_gateway.auth import Principal, Tokens, bearer
 from arbiter_gateway.feed import Feed
 from arbiter_gateway.models import MAX_BODY, MAX_CREATE_BODY, CreateGame, Join, Submit
@@ -110,6 +109,8 @@ def _check_game(game_id: str) -> None:
 
 async def deck_lists(start: StartGame, lists: dict[str, str]) -> StartGame:
     """Each listed player's deck from its deck list (docs/decks.md); 422 if unplayable."""
+    from arbiter_decks.check import with_deck_lists  # the index loads on the first list
+
     try:
         return await anyio.to_thread.run_sync(with_deck_lists, start, lists)
     except ValueError as e:

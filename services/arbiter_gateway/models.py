@@ -6,10 +6,10 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from arbiter_decks.parser import MAX_BYTES as MAX_DECK_LIST
 from arbiter_runtime.audit import GAME_ID_PATTERN
 
 MAX_BODY = 16 * 1024  # bytes; larger requests get 413
+MAX_DECK_LIST = 64 * 1024  # characters of one deck list (arbiter_decks.parser.MAX_BYTES)
 #: creating a game names every player's deck (100 players x 40 cards is ~60 KiB)
 MAX_CREATE_BODY = 1024 * 1024
 

@@ -74,3 +74,10 @@ def test_game_creation_with_deck_lists(run_on: Runner) -> None:
             assert huge.status_code == 422
             assert system.store.stream_version(f"{gid}-3") == 0
     run_on(scenario)
+
+
+def test_the_gateway_bounds_a_list_as_the_parser_does() -> None:
+    from arbiter_decks.parser import MAX_BYTES
+    from arbiter_gateway.models import MAX_DECK_LIST
+
+    assert MAX_DECK_LIST == MAX_BYTES
