@@ -1,4 +1,7 @@
-"""Every multiplayer rule (CR 800-811) is proven by a scenario in tests/scenarios/.
+"""Every multiplayer rule (CR 800-811) is proven by a scenario in tests/scenarios/, and
+every deck construction rule of 100.2 by a scenario or a deck-check case (tests/decks/:
+a rule counts when a legal case and an illegal case cite it and the illegal one expects
+a violation of it).
 
 For each section 800-811 the test takes every rule number from the committed index
 (`arbiter_core.rules_index.RULE_NUMBERS`) and fails, listing them, on any that no
@@ -20,6 +23,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from tests.deck_cases import deck_cases
 
 from arbiter_core.rules_index import RULE_NUMBERS
 
@@ -27,6 +31,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "tests" / "scenarios"
 COVERAGE_DOC = ROOT / "docs" / "rule-coverage.md"
 SECTIONS = [str(n) for n in range(800, 812)]
+#: rules and their subrules ("100.2": 100.2, 100.2a-d), covered like a section's
+RULE_GROUPS = ["100.2"]
 
 NOT_APPLICABLE = "not applicable"
 NOT_IMPLEMENTED = "not yet implemented"
@@ -38,8 +44,14 @@ def section_of(rule: str) -> str:
     return rule.split(".")[0]
 
 
+def in_group(rule: str, group: str) -> bool:
+    if "." not in group:
+        return section_of(rule) == group
+    return rule == group or re.fullmatch(re.escape(group) + "[a-z]", rule) is not None
+
+
 def rules_in(section: str) -> list[str]:
-    return sorted((r for r in RULE_NUMBERS if section_of(r) == section), key=_order)
+    return sorted((r for r in RULE_NUMBERS if in_group(r, section)), key=_order)
 
 
 def _order(rule: str) -> tuple[int, int, str]:
@@ -60,6 +72,27 @@ def cited_rules() -> dict[str, list[Path]]:
     return out
 
 
+def deck_checked_rules() -> dict[str, list[Path]]:
+    """Rule number -> the deck-check cases that check it: cited by a legal case and by
+    an illegal case that expects a violation of it."""
+    cases = deck_cases()
+    out: dict[str, list[Path]] = {}
+    for rule in {r for c in cases for r in c.rules}:
+        legal = [c.path for c in cases if rule in c.rules and c.expect is None]
+        broken = [c.path for c in cases if rule in c.rules and c.expects_violation_of(rule)]
+        if legal and broken:
+            out[rule] = legal + broken
+    return out
+
+
+def covering() -> dict[str, list[Path]]:
+    """Scenarios and deck-check cases by the rules they prove."""
+    out = {rule: list(paths) for rule, paths in cited_rules().items()}
+    for rule, paths in deck_checked_rules().items():
+        out.setdefault(rule, []).extend(paths)
+    return out
+
+
 def coverage_rows() -> dict[str, tuple[str, str]]:
     """Rule number -> (status, reason) from the tables of docs/rule-coverage.md."""
     rows: dict[str, tuple[str, str]] = {}
@@ -76,11 +109,11 @@ def not_applicable() -> set[str]:
 
 
 def uncovered(section: str) -> list[str]:
-    cited = cited_rules()
+    cited = covering()
     exempt = not_applicable()
     missing = []
     for rule in rules_in(section):
-        if rule == section:  # the section heading
+        if rule == section and "." not in section:  # the section heading
             if not any(section_of(r) == section for r in cited):
                 missing.append(rule)
             continue
@@ -89,13 +122,22 @@ def uncovered(section: str) -> list[str]:
     return missing
 
 
-@pytest.mark.parametrize("section", SECTIONS)
+@pytest.mark.parametrize("section", [*SECTIONS, *RULE_GROUPS])
 def test_every_rule_of_the_section_is_cited_by_a_scenario(section: str) -> None:
     rows = coverage_rows()
     missing = [r for r in uncovered(section) if rows.get(r, ("", ""))[0] != NOT_IMPLEMENTED]
     assert not missing, (
-        f"CR {section}: no scenario in tests/scenarios cites {', '.join(missing)}, and "
-        "docs/rule-coverage.md doesn't list it as a known gap")
+        f"CR {section}: no scenario in tests/scenarios cites {', '.join(missing)} (nor a "
+        "legal and an illegal deck-check case in tests/decks), and docs/rule-coverage.md "
+        "doesn't list it as a known gap")
+
+
+def test_deck_cases_count_only_when_they_check_the_rule() -> None:
+    """A citation without a legal case and an illegal case expecting the rule is none."""
+    checked = deck_checked_rules()
+    assert {"100.2", "100.2a", "100.2d", "100.4a"} <= set(checked)
+    cited_only = {r for c in deck_cases() for r in c.rules} - set(checked)
+    assert "702.139a" in cited_only  # cited by an illegal case only
 
 
 def test_coverage_doc_rows_are_well_formed() -> None:
@@ -103,20 +145,21 @@ def test_coverage_doc_rows_are_well_formed() -> None:
     assert rows, "docs/rule-coverage.md lists no rules"
     for rule, (status, reason) in rows.items():
         assert rule in RULE_NUMBERS, f"{rule} is not a rule number of the committed index"
-        assert section_of(rule) in SECTIONS, f"{rule} is not a multiplayer rule (800-811)"
+        assert section_of(rule) in SECTIONS or any(in_group(rule, g) for g in RULE_GROUPS), \
+            f"{rule} is not a rule this test covers (800-811, {', '.join(RULE_GROUPS)})"
         assert status in (NOT_APPLICABLE, NOT_IMPLEMENTED), f"{rule}: unknown status {status!r}"
         assert len(reason) >= 20, f"{rule}: give the reason"
 
 
 def test_not_applicable_rules_are_not_also_cited() -> None:
     """An exception that a scenario now proves is stale: remove it from the list."""
-    cited = cited_rules()
+    cited = covering()
     stale = sorted((r for r in not_applicable() if r in cited), key=_order)
     assert not stale, f"cited by scenarios but listed as not applicable: {stale}"
 
 
 def test_not_yet_implemented_rules_are_really_uncovered() -> None:
-    cited = cited_rules()
+    cited = covering()
     rows = coverage_rows()
     done = sorted((r for r, (status, _) in rows.items()
                    if status == NOT_IMPLEMENTED and r in cited), key=_order)
