@@ -24,6 +24,7 @@ from .errors import (
     CorruptStore,
     InvalidSnapshot,
     MigrationRequired,
+    NotAStore,
     StoreError,
     StreamNotFound,
     UnsupportedBackend,
@@ -58,6 +59,7 @@ __all__ = [
     "InvalidSnapshot",
     "MigrationRequired",
     "NewEvent",
+    "NotAStore",
     "PostgresEventStore",
     "SQLiteEventStore",
     "Snapshot",
@@ -79,6 +81,9 @@ def open_store(
     *,
     upcasters: Upcasters | None = None,
     auto_migrate: bool = False,
+    read_only: bool = False,
+    anchor_key: bytes | str | None = None,
+    anchor_every: int | None = None,
 ) -> EventStore:
     """Open the event store named by ``url``.
 
@@ -93,14 +98,23 @@ def open_store(
       ``?options=-csearch_path%3Dname`` to use a schema other than ``public``.
 
     ``upcasters`` are applied to every event read.  SQLite files always migrate
-    themselves, so ``auto_migrate`` only matters for PostgreSQL.
+    themselves, so ``auto_migrate`` only matters for PostgreSQL.  ``read_only=True``
+    opens an existing Arbiter store for reading and changes nothing (a SQLite file
+    that is not an Arbiter store raises :class:`NotAStore`, byte-identical).
+
+    ``anchor_key``: anchors made every ``anchor_every`` events (default
+    :data:`~arbiter_store.anchoring.ANCHOR_EVERY`) and snapshot seals are signed with
+    it, and only sealed snapshots are loaded (docs/security.md).
     """
     location = parse_location(url)
     if location.backend == "sqlite":
-        return SQLiteEventStore(location.target, upcasters=upcasters)
+        return SQLiteEventStore(location.target, upcasters=upcasters, read_only=read_only,
+                                anchor_key=anchor_key, anchor_every=anchor_every)
     from .postgres import PostgresEventStore
 
-    return PostgresEventStore(location.target, auto_migrate=auto_migrate, upcasters=upcasters)
+    return PostgresEventStore(location.target, auto_migrate=auto_migrate and not read_only,
+                              upcasters=upcasters, read_only=read_only,
+                              anchor_key=anchor_key, anchor_every=anchor_every)
 
 
 def __getattr__(name: str) -> Any:

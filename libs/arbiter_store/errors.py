@@ -51,6 +51,11 @@ class CorruptStore(StoreError):
     """
 
 
+class NotAStore(CorruptStore):
+    """A file or database opened read-only is not an Arbiter event store (it was not
+    changed)."""
+
+
 class MigrationRequired(StoreError):
     """The database's schema is older than this code (or missing): run the migrations.
 

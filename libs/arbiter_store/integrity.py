@@ -14,51 +14,34 @@ after a domain tag, so no two different rows share an encoding.  The global
 events of different streams, breaks the chain.
 
 A chain alone cannot reveal the deletion of a stream's *last* events, nor a rewrite of
-a whole chain by someone who recomputes every hash.  An *anchor* closes that gap: it
-stores ``(stream_id, version, head_hash, created)`` with an HMAC-SHA256 signature
-under a secret key (``ARBITER_ANCHOR_KEY`` for the CLI).  :func:`verify_chains`
-checks that every anchored version still exists with the anchored hash, and (given
-the key) that the signature is genuine; anchors should also be copied somewhere the
-database's writers cannot reach, since deleting the anchors table is not detectable
-from inside the database.
+a whole chain by someone who recomputes every hash: signed *anchors* and *snapshot
+seals* (:mod:`arbiter_store.anchoring`) close those gaps, and
+:func:`~arbiter_store.verification.verify_chains` checks all of it (what holds with
+and without the key: ``docs/security.md``).
 """
 
 from __future__ import annotations
 
 import hashlib
-import hmac
-import itertools
-import os
-from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from collections.abc import Callable, Sequence
 from typing import Any, Final, NamedTuple
 
-from .errors import StoreError
-from .model import Anchor, ChainBreak, VerifyReport
-
 __all__ = [
-    "ANCHOR_KEY_ENV",
     "GENESIS_HASH",
     "EncodedEvent",
     "HashParts",
     "RawEvent",
-    "anchor_key_from_env",
     "chain_rows",
     "event_hash",
+    "frame",
     "hash_parts",
     "link",
-    "make_anchor",
-    "sign_anchor",
-    "verify_chains",
+    "row_hash",
 ]
 
 GENESIS_HASH = "0" * 64
-ANCHOR_KEY_ENV = "ARBITER_ANCHOR_KEY"
 
 _EVENT_DOMAIN = b"arbiter-event-v1\x00"
-_ANCHOR_DOMAIN = b"arbiter-anchor-v1\x00"
 
 
 class EncodedEvent(NamedTuple):
@@ -85,8 +68,12 @@ class RawEvent(NamedTuple):
     hash: str
 
 
-def _frame(tag: bytes, data: bytes) -> bytes:
+def frame(tag: bytes, data: bytes) -> bytes:
+    """``tag, 8-byte big-endian length, data``: one field of a hash or MAC input."""
     return tag + len(data).to_bytes(8, "big") + data
+
+
+_frame = frame
 
 
 _NO_RULE = _frame(b"n", b"")
@@ -252,125 +239,3 @@ def row_hash(prev_hash: str, row: RawEvent) -> str:
                       row.schema_version, _raw(row.payload), row.rule, _raw(row.metadata))
 
 
-def _key_bytes(key: bytes | str) -> bytes:
-    data = key.encode() if isinstance(key, str) else key
-    if not isinstance(data, bytes) or not data:
-        raise ValueError("the anchor key must be non-empty bytes or str")
-    return data
-
-
-def sign_anchor(key: bytes | str, stream_id: str, version: int, head_hash: str,
-                created: str) -> str:
-    """HMAC-SHA256 (hex) of an anchor's fields under ``key``."""
-    message = b"".join((_ANCHOR_DOMAIN, _frame(b"s", stream_id.encode()),
-                        _frame(b"i", str(version).encode()), _frame(b"s", head_hash.encode()),
-                        _frame(b"s", created.encode())))
-    return hmac.new(_key_bytes(key), message, hashlib.sha256).hexdigest()
-
-
-def make_anchor(key: bytes | str, stream_id: str, version: int, head_hash: str) -> Anchor:
-    created = datetime.now(UTC).isoformat(timespec="microseconds")
-    signature = sign_anchor(key, stream_id, version, head_hash, created)
-    return Anchor(stream_id, version, head_hash, signature, created)
-
-
-def anchor_key_from_env(environ: dict[str, str] | None = None) -> bytes:
-    """The anchor key from ``ARBITER_ANCHOR_KEY`` (what the CLI uses)."""
-    value = (os.environ if environ is None else environ).get(ANCHOR_KEY_ENV, "")
-    if not value:
-        raise StoreError(f"set {ANCHOR_KEY_ENV} to the secret key used to sign anchors")
-    return value.encode()
-
-
-@dataclass(frozen=True, slots=True)
-class VerifyInput:
-    """What a backend reads, in one consistent snapshot, for :func:`verify_chains`.
-
-    ``events`` are sorted by (stream_id, version); ``heads`` maps each stream to the
-    (version, head_hash) of its stream record.  ``global_scope``: every stream was
-    read, so global positions are checked too.
-    """
-
-    events: Sequence[RawEvent]
-    heads: dict[str, tuple[int, str]]
-    anchors: Sequence[Anchor]
-    global_scope: bool
-
-
-def verify_chains(data: VerifyInput, key: bytes | str | None) -> VerifyReport:
-    problems: list[ChainBreak] = []
-    anchors: dict[str, list[Anchor]] = defaultdict(list)
-    for anchor in data.anchors:
-        anchors[anchor.stream_id].append(anchor)
-    positions: list[int] = []
-    streams = 0
-    for stream_id, rows in itertools.groupby(data.events, key=lambda row: row.stream_id):
-        streams += 1
-        stream_rows = list(rows)
-        positions.extend(row.position for row in stream_rows)
-        problem = _check_stream(stream_id, stream_rows, data.heads.get(stream_id),
-                                anchors.pop(stream_id, []), key)
-        if problem is not None:
-            problems.append(problem)
-    seen = {row.stream_id for row in data.events}
-    for stream_id, (version, _) in sorted(data.heads.items()):
-        if stream_id not in seen:
-            problems.append(ChainBreak(stream_id, 1, None, f"the stream record says version "
-                                       f"{version} but the stream has no events"))
-    for stream_id, lost in sorted(anchors.items()):
-        if stream_id not in data.heads:
-            problems.append(ChainBreak(stream_id, lost[0].version, None,
-                                       "the stream is anchored but has no events"))
-    if data.global_scope:
-        positions.sort()
-        for expected, position in enumerate(positions, start=1):
-            if position != expected:
-                problems.append(ChainBreak(None, None, expected,
-                                           f"global position {expected} is missing"))
-                break
-    return VerifyReport(streams, len(data.events), len(data.anchors), key is not None,
-                        tuple(problems))
-
-
-def _check_stream(stream_id: str, rows: Iterable[RawEvent], head: tuple[int, str] | None,
-                  anchors: list[Anchor], key: bytes | str | None) -> ChainBreak | None:
-    prev_hash, last_position, version = GENESIS_HASH, 0, 0
-    hashes: dict[int, str] = {}
-    for row in rows:
-        version += 1
-        if row.version != version:
-            return ChainBreak(stream_id, version, row.position, (
-                f"expected version {version} but found version {row.version}: "
-                "an event was deleted or versions were changed"))
-        if row.position <= last_position:
-            return ChainBreak(stream_id, version, row.position, (
-                f"position {row.position} is not after position {last_position} of the "
-                "previous version: events were reordered"))
-        if row_hash(prev_hash, row) != row.hash:
-            return ChainBreak(stream_id, version, row.position, (
-                "hash mismatch: the event was modified or moved, or the event before it "
-                "was deleted"))
-        prev_hash, last_position = row.hash, row.position
-        hashes[version] = row.hash
-    if head is None:
-        return ChainBreak(stream_id, version, last_position,
-                          "the stream has events but no stream record")
-    if head != (version, prev_hash):
-        return ChainBreak(stream_id, version, last_position, (
-            f"the stream record says version {head[0]} with head {head[1][:12]}..., "
-            f"but the chain ends at version {version} with {prev_hash[:12]}..."))
-    for anchor in anchors:
-        if key is not None and not hmac.compare_digest(anchor.signature, sign_anchor(
-                key, anchor.stream_id, anchor.version, anchor.head_hash, anchor.created)):
-            return ChainBreak(stream_id, anchor.version, None, (
-                f"the anchor at version {anchor.version} has an invalid signature "
-                "(forged, altered, or signed with another key)"))
-        if anchor.version not in hashes:
-            return ChainBreak(stream_id, anchor.version, None, (
-                f"version {anchor.version} was anchored but the stream ends at version "
-                f"{version}: events were deleted"))
-        if hashes[anchor.version] != anchor.head_hash:
-            return ChainBreak(stream_id, anchor.version, None, (
-                f"the hash of version {anchor.version} differs from its anchor: "
-                "the chain was rewritten"))
-    return None

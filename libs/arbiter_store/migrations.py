@@ -12,7 +12,11 @@ upgrade leaves the schema as it was.
   upgrade --db URL`` runs; concurrent upgrades serialise on an advisory lock.
 * SQLite (embedded, single-user) migrates itself when a store is opened; the applied
   version is ``PRAGMA user_version``.  Version 2 adds the hash chain and back-fills
-  the hashes of events written by version 1.
+  the hashes of events written by version 1.  Version 3 chains anchors
+  (``prev_version``), lets one mark a stream's end (``final``, part of the anchors'
+  key beside the version) and binds snapshots to the chain (``head_hash``,
+  ``signature``); rows from before keep NULLs there (copied as they were: history is
+  never rewritten), which ``verify`` reports as not covered.
 
 Never edit a released migration: append a new one.
 """
@@ -88,6 +92,24 @@ SQLITE_MIGRATIONS: Final = (
             created   TEXT    NOT NULL,
             PRIMARY KEY (stream_id, version)
         );
+    """),
+    Migration(3, "anchor chain and end marks, snapshots bound to the chain", """
+        CREATE TABLE anchors_v3 (
+            stream_id    TEXT    NOT NULL,
+            version      INTEGER NOT NULL CHECK (version >= 1),
+            head_hash    TEXT    NOT NULL,
+            signature    TEXT    NOT NULL,
+            created      TEXT    NOT NULL,
+            prev_version INTEGER CHECK (prev_version >= 0),
+            final        INTEGER NOT NULL DEFAULT 0 CHECK (final IN (0, 1)),
+            PRIMARY KEY (stream_id, version, final)
+        );
+        INSERT INTO anchors_v3 (stream_id, version, head_hash, signature, created)
+            SELECT stream_id, version, head_hash, signature, created FROM anchors;
+        DROP TABLE anchors;
+        ALTER TABLE anchors_v3 RENAME TO anchors;
+        ALTER TABLE snapshots ADD COLUMN head_hash TEXT;
+        ALTER TABLE snapshots ADD COLUMN signature TEXT
     """),
 )
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Final, NamedTuple
 
 from .migrations_postgres_one import APPEND_ONE_SQL
+from .migrations_postgres_security import ANCHOR_CHAIN_SQL, SERVICES_ROLE_SQL
 
 __all__ = ["POSTGRES_MIGRATIONS", "Migration"]
 
@@ -327,4 +328,6 @@ POSTGRES_MIGRATIONS: Final = (
         $$;
     """),
     Migration(5, "single-request append", APPEND_ONE_SQL),
+    Migration(6, "anchor chain and end marks, snapshots bound to the chain", ANCHOR_CHAIN_SQL),
+    Migration(7, "the services' role", SERVICES_ROLE_SQL),
 )

@@ -121,25 +121,41 @@ class Tracking:
 
 @dataclass(frozen=True, slots=True)
 class Snapshot:
-    """Opaque state of a stream as of ``version`` (the store never looks inside)."""
+    """Opaque state of a stream as of ``version`` (the store never looks inside).
+
+    ``head_hash`` is the chain hash of event ``version`` when the snapshot was saved
+    (None: saved before store schema 3, unbound); ``signature`` seals it under the
+    anchor key (:func:`~arbiter_store.anchoring.seal_snapshot`; None: saved without a
+    key).  A loader trusts a snapshot only if it is bound to the chain it reads (and,
+    with a key, sealed): :meth:`EventStore.load_snapshot`."""
 
     stream_id: str
     version: int
     state: bytes
     state_hash: str
     created: str  # ISO-8601, UTC
+    head_hash: str | None = None
+    signature: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Anchor:
     """A signed record of a stream's head: ``head_hash`` is the hash of event
-    ``version``; ``signature`` is HMAC-SHA256 over (stream, version, head, created)."""
+    ``version``; ``signature`` is HMAC-SHA256 (:mod:`arbiter_store.anchoring`).
+
+    ``prev_version`` is the version of the stream's anchor before it (0 for the first),
+    so a deleted anchor that a later one follows is noticed; ``final`` marks the end
+    of the stream (a finished game: nothing may follow).  Anchors made before store
+    schema 3 have ``prev_version`` None, ``final`` False, and a signature over (stream,
+    version, head, created) only."""
 
     stream_id: str
     version: int
     head_hash: str
     signature: str
     created: str  # ISO-8601, UTC
+    prev_version: int | None = None
+    final: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,17 +183,31 @@ class ChainBreak:
 @dataclass(frozen=True, slots=True)
 class VerifyReport:
     """Result of :meth:`EventStore.verify`: ``problems`` holds the first broken link of
-    each damaged stream (stream order), then store-wide problems."""
+    each damaged stream (stream order), then problems of its anchors, snapshots and
+    commands records, then store-wide problems.
+
+    ``notes`` say what the verification could *not* cover (nothing is wrong with it,
+    but tampering there would go unnoticed): a stream without an anchor, events after
+    the last anchor, snapshots or anchors from before store schema 3, commands
+    records whose events name no command id.  ``strict_ok`` also needs no notes and
+    the signatures checked (``verify --strict``)."""
 
     streams: int
     events: int
     anchors: int
     signatures_checked: bool
     problems: tuple[ChainBreak, ...]
+    snapshots: int = 0
+    commands: int = 0
+    notes: tuple[ChainBreak, ...] = ()
 
     @property
     def ok(self) -> bool:
         return not self.problems
+
+    @property
+    def strict_ok(self) -> bool:
+        return self.ok and self.signatures_checked and not self.notes
 
     @property
     def first_problem(self) -> ChainBreak | None:
@@ -291,11 +321,25 @@ class EventStore(ABC):
 
     @abstractmethod
     def load_snapshot(self, stream_id: str, max_version: int | None = None) -> Snapshot | None:
-        """The snapshot with the highest version ``<= max_version`` (any, if ``None``)."""
+        """The trusted snapshot with the highest version ``<= max_version`` (any, if
+        ``None``), among the newest few.  Trusted: bound to the chain as it is now (its
+        ``head_hash`` is the hash of event ``version``) and, if the store has an anchor
+        key, sealed with it; without a key a snapshot from before store schema 3
+        (unbound) is trusted as before.  Others are skipped (and logged)."""
 
     @abstractmethod
-    def anchor(self, stream_id: str, key: bytes | str) -> Anchor:
-        """Record the stream's current head hash, signed with HMAC-SHA256 ``key``.
+    def snapshots(self, stream_id: str) -> list[Snapshot]:
+        """Every stored snapshot of the stream, oldest version first, trusted or not
+        (for ``verify``; loaders use :meth:`load_snapshot`)."""
+
+    @abstractmethod
+    def anchor(self, stream_id: str, key: bytes | str | None = None, *,
+               final: bool = False) -> Anchor:
+        """Record the stream's current head hash, signed with HMAC-SHA256 ``key`` (the
+        store's own ``anchor_key`` if None; ValueError if it has none either), naming
+        the stream's anchor before it.  ``final=True`` closes the stream: ``verify``
+        reports any event after it as a forgery.  If that anchor exists already it is
+        returned as stored.
 
         Raises :class:`~arbiter_store.errors.StreamNotFound` for an empty stream.
         """

@@ -72,7 +72,7 @@ from .errors import (
     MigrationRequired,
     StoreError,
 )
-from .integrity import VerifyInput, hash_parts
+from .integrity import hash_parts
 from .location import redact
 from .migrations import latest_version, missing_schema_message
 from .model import Anchor, Snapshot, Tracking
@@ -92,6 +92,7 @@ from .reads import (
     Executor,
     Queries,
     SQLReads,
+    anchor_from_row,
     stream_rows,
     stream_version,
     tracked,
@@ -100,11 +101,13 @@ from .reads import (
 from .retention import prune_query, prune_snapshots
 from .subscription import Waiter
 from .upcasting import Upcasters
+from .verification import VerifyInput
 
 __all__ = ["PostgresEventStore", "channel_name", "connect", "schema_version",
            "upgrade_postgres"]
 
-_Q: Final = Queries("%s")
+_Q: Final = Queries("%s", "encode(sha256(state), 'hex')",
+                    counter="SELECT last_position FROM log_position")
 _PRUNE: Final = prune_query("%s")
 #: Record a consumer's position if it is beyond the recorded one (else no row).
 _TRACK: Final = (
@@ -138,14 +141,18 @@ class PostgresEventStore(SQLReads):
         upcasters: Upcasters | None = None,
         pool_size: int = 10,
         connect_timeout: float = 30.0,
+        read_only: bool = False,
+        anchor_key: bytes | str | None = None,
+        anchor_every: int | None = None,
     ) -> None:
         """Connect to ``url`` (a libpq URL such as ``postgresql://user@host/db``).
 
         ``auto_migrate=True`` applies pending migrations (tests, embedded use);
         otherwise a database that is behind raises :class:`MigrationRequired`.
         ``pool_size`` bounds the connections used by concurrent threads.
+        ``read_only=True``: every transaction is read-only and nothing is migrated.
         """
-        super().__init__(upcasters)
+        super().__init__(upcasters, anchor_key=anchor_key, anchor_every=anchor_every)
         self._url = url
         self._shown = redact(url)
         with connect(url) as conn:
@@ -153,7 +160,8 @@ class PostgresEventStore(SQLReads):
                 self._schema = current_schema(conn, url)
                 current = schema_version(conn)
                 if current != latest_version("postgresql"):
-                    if current < latest_version("postgresql") and not auto_migrate:
+                    if current < latest_version("postgresql") and (read_only
+                                                                   or not auto_migrate):
                         raise MigrationRequired(missing_schema_message(url, current))
                     upgrade_schema(conn, url)
             except psycopg.Error as exc:
@@ -162,7 +170,8 @@ class PostgresEventStore(SQLReads):
         self._closed = False
         self._pool: psycopg_pool.ConnectionPool[Conn] = psycopg_pool.ConnectionPool(
             url, min_size=1, max_size=pool_size, kwargs={"autocommit": True}, open=False,
-            configure=register, timeout=connect_timeout, name=f"arbiter-store:{self._schema}")
+            configure=register_read_only if read_only else register, timeout=connect_timeout,
+            name=f"arbiter-store:{self._schema}")
         try:
             self._pool.open(wait=True, timeout=connect_timeout)
         except psycopg_pool.PoolTimeout as exc:
@@ -275,31 +284,41 @@ class PostgresEventStore(SQLReads):
         with self._connection() as conn, conn.transaction():
             _track(conn, tracking)
 
-    def _save_snapshot_raw(self, snapshot: Snapshot, keep: int | None) -> None:
+    def _save_snapshot_raw(self, snapshot: Snapshot, keep: int | None) -> Snapshot:
         with self._connection() as conn, conn.transaction():
             row = conn.execute("SELECT version FROM streams WHERE stream_id = %s FOR SHARE",
                                (snapshot.stream_id,)).fetchone()
             version = 0 if row is None else int(row[0])
-            if snapshot.version > version:
+            head = conn.execute(_Q.hash_at, (snapshot.stream_id, snapshot.version)).fetchone()
+            if snapshot.version > version or head is None:
                 raise InvalidSnapshot(
                     f"cannot save a snapshot of {snapshot.stream_id!r} at version "
                     f"{snapshot.version}: the stream is at version {version}")
+            sealed = self._seal(snapshot, str(head[0]))
             conn.execute(
-                f"INSERT INTO snapshots ({SNAPSHOT_COLUMNS}) VALUES (%s, %s, %s, %s, %s) "
-                "ON CONFLICT (stream_id, version) DO UPDATE SET state = EXCLUDED.state, "
-                "state_hash = EXCLUDED.state_hash, created = EXCLUDED.created",
-                (snapshot.stream_id, snapshot.version, snapshot.state, snapshot.state_hash,
-                 snapshot.created))
+                f"INSERT INTO snapshots ({SNAPSHOT_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, "
+                "%s) ON CONFLICT (stream_id, version) DO UPDATE SET state = EXCLUDED.state, "
+                "state_hash = EXCLUDED.state_hash, created = EXCLUDED.created, "
+                "head_hash = EXCLUDED.head_hash, signature = EXCLUDED.signature",
+                (sealed.stream_id, sealed.version, sealed.state, sealed.state_hash,
+                 sealed.created, sealed.head_hash, sealed.signature))
             prune_snapshots(conn, _PRUNE, snapshot.stream_id, keep)
+            return sealed
 
-    def _insert_anchor(self, anchor: Anchor) -> None:
+    def _insert_anchor(self, anchor: Anchor) -> Anchor:
+        """Inserted unless that anchor exists (no UPDATE: the services' role has none)."""
         with self._connection() as conn:
             conn.execute(
-                f"INSERT INTO anchors ({ANCHOR_COLUMNS}) VALUES (%s, %s, %s, %s, %s) "
-                "ON CONFLICT (stream_id, version) DO UPDATE SET head_hash = EXCLUDED.head_hash, "
-                "signature = EXCLUDED.signature, created = EXCLUDED.created",
+                f"INSERT INTO anchors ({ANCHOR_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s) "
+                "ON CONFLICT DO NOTHING",
                 (anchor.stream_id, anchor.version, anchor.head_hash, anchor.signature,
-                 anchor.created))
+                 anchor.created, anchor.prev_version, anchor.final))
+            row = conn.execute(f"SELECT {ANCHOR_COLUMNS} FROM anchors WHERE stream_id = %s "
+                               "AND version = %s AND final = %s",
+                               (anchor.stream_id, anchor.version, anchor.final)).fetchone()
+        if row is None:  # pragma: no cover - inserted or already there
+            raise StoreError(f"the anchor of {anchor.stream_id!r} at {anchor.version} vanished")
+        return anchor_from_row(row)
 
     # -- reading (the queries are in arbiter_store.reads) ---------------------------
 
@@ -329,6 +348,12 @@ class PostgresEventStore(SQLReads):
         if not self._closed:
             self._closed = True
             self._pool.close()
+
+
+def register_read_only(conn: Conn) -> None:
+    """A pooled connection of a read-only store: every transaction is read-only."""
+    register(conn)
+    conn.execute("SET default_transaction_read_only = on")
 
 
 class _ListenWaiter:

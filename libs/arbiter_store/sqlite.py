@@ -30,6 +30,7 @@ process on the same file, and poll (``default_poll_interval``) for other process
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sqlite3
 import threading
@@ -39,16 +40,25 @@ from typing import Any, Final, Literal, TypeVar
 
 from .base import RAW_COLUMNS, EventRow
 from .combiner import AppendRequest, failed
-from .errors import AlreadyProcessed, ConcurrencyConflict, CorruptStore, InvalidSnapshot, StoreError
-from .integrity import GENESIS_HASH, VerifyInput, chain_rows
+from .errors import (
+    AlreadyProcessed,
+    ConcurrencyConflict,
+    CorruptStore,
+    InvalidSnapshot,
+    NotAStore,
+    StoreError,
+)
+from .integrity import GENESIS_HASH, chain_rows
 from .migrations import apply_sqlite_migrations, latest_version
 from .model import Anchor, Snapshot, Tracking
+from .readonly import APPLICATION_ID, open_read_only
 from .reads import (
     ANCHOR_COLUMNS,
     SNAPSHOT_COLUMNS,
     Executor,
     Queries,
     SQLReads,
+    anchor_from_row,
     stream_rows,
     stream_version,
     verify_rows,
@@ -57,11 +67,10 @@ from .retention import prune_query, prune_snapshots
 from .sqlite_files import REGISTRY_LOCK, enable_wal, file_write_lock, local_waiters
 from .subscription import EventWaiter, Waiter
 from .upcasting import Upcasters
+from .verification import VerifyInput
 
 __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "SQLiteEventStore"]
 
-#: ``PRAGMA application_id`` of an Arbiter event store ("ARBS").
-APPLICATION_ID: Final = 0x41524253
 #: Layout version this code writes, stored in ``PRAGMA user_version``.
 SCHEMA_VERSION: Final = latest_version("sqlite")
 
@@ -84,7 +93,7 @@ _CHUNKS: Final = (64, 16, 4, 1)
 _INSERTS: Final = {size: f"INSERT INTO events ({RAW_COLUMNS}) VALUES "
                          + ", ".join(["(?, ?, ?, ?, ?, ?, NULLIF(?, 0), ?, ?)"] * size)
                    for size in _CHUNKS}
-_Q: Final = Queries("?")
+_Q: Final = Queries("?", "arbiter_sha256(state)")
 _PRUNE: Final = prune_query("?")
 #: The stream's (version, head hash), NULLs for a new stream, and the last position.
 _HEAD: Final = ("SELECT s.version, s.head_hash, (SELECT COALESCE(MAX(position), 0) FROM events) "
@@ -105,22 +114,35 @@ class SQLiteEventStore(SQLReads):
         busy_timeout: float = 30.0,
         synchronous: Literal["NORMAL", "FULL"] = "FULL",
         upcasters: Upcasters | None = None,
+        read_only: bool = False,
+        anchor_key: bytes | str | None = None,
+        anchor_every: int | None = None,
     ) -> None:
         """Open (creating or migrating if needed) the store at ``path``.
 
         ``busy_timeout`` bounds how long a write waits for another writer's lock.
         ``synchronous="FULL"`` (default) fsyncs every commit; ``"NORMAL"`` is faster
         and still never corrupts the file, but may lose the last commits on power loss.
-        ``upcasters`` are applied to every event read.
+        ``upcasters`` are applied to every event read.  ``read_only=True`` opens an
+        existing Arbiter store without changing the file (:mod:`.readonly`): anything
+        else is refused with :class:`~arbiter_store.errors.NotAStore`.  ``anchor_key``
+        and ``anchor_every``: see :class:`~arbiter_store.base.StoreBase`.
         """
-        super().__init__(upcasters)
+        super().__init__(upcasters, anchor_key=anchor_key, anchor_every=anchor_every)
         if synchronous not in ("NORMAL", "FULL"):
             raise ValueError(f"synchronous must be 'NORMAL' or 'FULL', got {synchronous!r}")
         self._path = os.fspath(path)
         self._busy_timeout = busy_timeout
         self._lock = threading.RLock()
+        self._read_only = read_only
         self._waiters = local_waiters(self._path)
         self._write_lock = file_write_lock(self._path)
+        if read_only:
+            conn, applied = open_read_only(self._path, busy_timeout)
+            add_functions(conn)
+            self.applied_migrations: tuple[int, ...] = applied
+            self._conn: sqlite3.Connection | None = conn
+            return
         try:
             conn = sqlite3.connect(
                 self._path, timeout=busy_timeout, isolation_level=None, check_same_thread=False
@@ -128,12 +150,13 @@ class SQLiteEventStore(SQLReads):
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open SQLite store {self._path!r}: {exc}") from exc
         try:
+            add_functions(conn)
             #: The migrations this store applied when it opened the file.
-            self.applied_migrations: tuple[int, ...] = self._initialise(conn, synchronous)
+            self.applied_migrations = self._initialise(conn, synchronous)
         except BaseException:
             conn.close()
             raise
-        self._conn: sqlite3.Connection | None = conn
+        self._conn = conn
 
     @property
     def path(self) -> str:
@@ -145,14 +168,13 @@ class SQLiteEventStore(SQLReads):
 
     def _initialise(self, conn: sqlite3.Connection, synchronous: str) -> tuple[int, ...]:
         try:
+            self._check_foreign(conn)  # before anything writes (WAL changes the header)
             enable_wal(conn, self._busy_timeout)
             conn.execute(f"PRAGMA synchronous={synchronous}")
             conn.execute("BEGIN IMMEDIATE")
             try:
-                app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+                self._check_foreign(conn)
                 layout = conn.execute("PRAGMA user_version").fetchone()[0]
-                if app_id not in (0, APPLICATION_ID) or (layout and app_id != APPLICATION_ID):
-                    raise CorruptStore(f"{self._path!r} is not an Arbiter event store")
                 applied = apply_sqlite_migrations(conn, layout, self._path)
                 if layout == 0:
                     conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
@@ -164,6 +186,16 @@ class SQLiteEventStore(SQLReads):
                 raise
         except sqlite3.Error as exc:
             raise _translate(exc, self._path) from exc
+
+    def _check_foreign(self, conn: sqlite3.Connection) -> None:
+        """Refuse a file that is another application's (its id, or tables of its own)."""
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        layout = conn.execute("PRAGMA user_version").fetchone()[0]
+        if app_id not in (0, APPLICATION_ID) or (layout and app_id != APPLICATION_ID):
+            raise NotAStore(f"{self._path!r} is not an Arbiter event store")
+        if layout == 0 and conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+            raise NotAStore(f"{self._path!r} is not an Arbiter event store (it holds "
+                            "other tables); nothing was changed")
 
     @contextmanager
     def _connection(self) -> Iterator[sqlite3.Connection]:
@@ -185,6 +217,8 @@ class SQLiteEventStore(SQLReads):
             conn = self._conn
             if conn is None:
                 raise StoreError(f"the event store {self._path!r} is closed")
+            if self._read_only:
+                raise StoreError(f"the event store {self._path!r} was opened read-only")
             if not self._write_lock.acquire(timeout=self._busy_timeout):
                 raise StoreError(f"SQLite store {self._path!r}: timed out after "
                                  f"{self._busy_timeout} s waiting for another writer")
@@ -297,22 +331,30 @@ class SQLiteEventStore(SQLReads):
     def _record_tracking(self, tracking: Tracking) -> None:
         self._in_write(lambda conn: _track(conn, tracking))
 
-    def _save_snapshot_raw(self, snapshot: Snapshot, keep: int | None) -> None:
-        def save(conn: sqlite3.Connection) -> None:
+    def _save_snapshot_raw(self, snapshot: Snapshot, keep: int | None) -> Snapshot:
+        def save(conn: sqlite3.Connection) -> Snapshot:
             version = stream_version(conn, _Q, snapshot.stream_id)
-            if snapshot.version > version:
+            row = conn.execute(_Q.hash_at, (snapshot.stream_id, snapshot.version)).fetchone()
+            if snapshot.version > version or row is None:
                 raise InvalidSnapshot(
                     f"cannot save a snapshot of {snapshot.stream_id!r} at version "
                     f"{snapshot.version}: the stream is at version {version}")
+            sealed = self._seal(snapshot, str(row[0]))
             conn.execute(f"INSERT OR REPLACE INTO snapshots ({SNAPSHOT_COLUMNS}) "
-                         "VALUES (?, ?, ?, ?, ?)", tuple(_snapshot_values(snapshot)))
+                         "VALUES (?, ?, ?, ?, ?, ?, ?)", tuple(_snapshot_values(sealed)))
             prune_snapshots(conn, _PRUNE, snapshot.stream_id, keep)
-        self._in_write(save)
+            return sealed
+        return self._in_write(save)
 
-    def _insert_anchor(self, anchor: Anchor) -> None:
-        self._in_write(lambda conn: conn.execute(
-            f"INSERT OR REPLACE INTO anchors ({ANCHOR_COLUMNS}) VALUES (?, ?, ?, ?, ?)",
-            tuple(_anchor_values(anchor))))
+    def _insert_anchor(self, anchor: Anchor) -> Anchor:
+        def insert(conn: sqlite3.Connection) -> Anchor:
+            conn.execute(f"INSERT INTO anchors ({ANCHOR_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                         "ON CONFLICT DO NOTHING", tuple(_anchor_values(anchor)))
+            row = conn.execute(f"SELECT {ANCHOR_COLUMNS} FROM anchors WHERE stream_id = ? "
+                               "AND version = ? AND final = ?",
+                               (anchor.stream_id, anchor.version, int(anchor.final))).fetchone()
+            return anchor_from_row(row)
+        return self._in_write(insert)
 
     # -- reading (the queries are in arbiter_store.reads) ---------------------------
 
@@ -362,11 +404,22 @@ def _track(conn: sqlite3.Connection, tracking: Tracking) -> None:
 
 def _snapshot_values(snapshot: Snapshot) -> list[Any]:
     return [snapshot.stream_id, snapshot.version, snapshot.state, snapshot.state_hash,
-            snapshot.created]
+            snapshot.created, snapshot.head_hash, snapshot.signature]
 
 
 def _anchor_values(anchor: Anchor) -> list[Any]:
-    return [anchor.stream_id, anchor.version, anchor.head_hash, anchor.signature, anchor.created]
+    return [anchor.stream_id, anchor.version, anchor.head_hash, anchor.signature,
+            anchor.created, anchor.prev_version, int(anchor.final)]
+
+
+def add_functions(conn: sqlite3.Connection) -> None:
+    """The SQL functions the queries use (SQLite has no SHA-256 of its own)."""
+    conn.create_function("arbiter_sha256", 1, _sha256_hex, deterministic=True)
+
+
+def _sha256_hex(value: bytes | str) -> str:
+    data = value.encode() if isinstance(value, str) else bytes(value)
+    return hashlib.sha256(data).hexdigest()
 
 
 def _translate(exc: sqlite3.Error, path: str) -> StoreError:

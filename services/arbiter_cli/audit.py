@@ -14,11 +14,13 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
+from arbiter_cli.inputs import InputError, check_db, check_game_id
 from arbiter_core.events import Event
 from arbiter_core.evolve import apply, empty_state
 from arbiter_core.state import GameState
 from arbiter_runtime.codec import from_stored
-from arbiter_store import EventStore, StoredEvent, open_store
+from arbiter_store import EventStore, NotAStore, StoredEvent, open_store
+from arbiter_store.location import parse_location, redact
 
 ENGINE_COMMAND = "RunEngineWork"
 
@@ -29,29 +31,34 @@ class AuditError(Exception):
 
 def local_path(db: str) -> str | None:
     """The file a store URL names, or None for an in-memory or non-file store."""
-    if db in (":memory:", "sqlite://", "sqlite:///:memory:"):
+    location = parse_location(check_db(db))
+    if location.backend != "sqlite" or location.target == ":memory:":
         return None
-    if db.lower().startswith("sqlite:///"):
-        return db[len("sqlite:///"):]
-    if "://" in db:
-        return None
-    return db
+    return location.target
 
 
 def open_checked(db: str) -> EventStore:
-    """Open an existing store (a missing SQLite file is an error, and is not created)."""
+    """Open an existing store read-only: a missing SQLite file is an error (and is not
+    created), a file that is not an Arbiter store is refused and left as it was."""
     path = local_path(db)
+    if path is None and parse_location(db).backend == "sqlite":
+        raise AuditError(f"{db!r} is an in-memory store: it holds no stored games")
     if path is not None and not Path(path).is_file():
         raise AuditError(f"no event store at {db!r} (file not found)")
     try:
-        return open_store(db)
+        return open_store(db, read_only=True)
+    except NotAStore as e:
+        raise AuditError(f"{e}") from e
     except Exception as e:  # StoreError, ValueError, OSError: all reported the same way
-        raise AuditError(f"cannot open store {db!r}: {e}") from e
+        raise AuditError(f"cannot open store {redact(db)!r}: {first_line(e)}") from e
 
 
 def pick_game(store: EventStore, db: str, game: str | None) -> str:
+    if game is not None:
+        check_game_id(game)
     ids = store.stream_ids()
-    listing = ", ".join(ids) if ids else "none"
+    listing = ", ".join(ids[:20]) + (f", ... ({len(ids)} in all)" if len(ids) > 20 else "") \
+        if ids else "none"
     if game is None:
         if len(ids) == 1:
             return ids[0]
@@ -145,10 +152,10 @@ def first_line(e: BaseException) -> str:
 
 def guarded(body: Callable[[], int]) -> int:
     """Run a command body; any error becomes one line on stderr and exit code 2."""
-    err = Console(stderr=True)
+    err = Console(stderr=True, highlight=False)
     try:
         return body()
-    except AuditError as e:
+    except (AuditError, InputError) as e:
         err.print(f"[red]error:[/red] {escape(str(e))}", soft_wrap=True, highlight=False)
     except Exception as e:  # the store or a file failed: still one line
         err.print(f"[red]error:[/red] {escape(type(e).__name__)}: {escape(first_line(e))}",

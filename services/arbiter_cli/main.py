@@ -7,9 +7,9 @@ from pathlib import Path
 
 import typer
 
-from arbiter_cli import diff_cmd, play_cmd, replay_cmd, scenario_cmd, store_cmd
+from arbiter_cli import diff_cmd, play_cmd, replay_cmd, scenario_cmd, store_cmd, verify_cmd
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Arbiter: multiplayer Magic games as event-sourced services.")
 scenario_app = typer.Typer(no_args_is_help=True, help="Judges' rules scenarios (YAML).")
 app.add_typer(scenario_app, name="scenario")
@@ -44,9 +44,14 @@ def db_upgrade(db: str = typer.Option(..., "--db", help="postgresql:// URL or SQ
 def verify(
     db: str = typer.Option(..., "--db", help="SQLite path or postgresql:// URL"),
     game: str | None = typer.Option(None, "--game", help="one game (default: all)"),
+    strict: bool = typer.Option(False, "--strict",
+                                help="also exit 1 when anything is not covered: a game "
+                                     "without an anchor, events after its last anchor, "
+                                     "old records, or no ARBITER_ANCHOR_KEY"),
 ) -> None:
-    """Check the tamper-evident hash chains and signed anchors; exit 1 if broken."""
-    raise typer.Exit(store_cmd.verify(db, game))
+    """Check the tamper evidence (hash chains, signed anchors, snapshots, commands
+    records), say what it covers; exit 1 if broken (or, with --strict, not covered)."""
+    raise typer.Exit(verify_cmd.run(db, game, strict))
 
 
 @app.command()
@@ -169,5 +174,21 @@ def scenario_run(
                                       expected_failures=expected_failures))
 
 
+def main() -> None:
+    """The `arbiter` entry point: no traceback reaches a user (an unexpected error is one
+    line on stderr and exit code 2)."""
+    try:
+        app(standalone_mode=True)
+    except SystemExit:
+        raise
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        raise SystemExit(130) from None
+    except Exception as e:  # the last guard: every command reports its own errors
+        text = str(e).splitlines()[0] if str(e) else ""
+        typer.echo(f"error: {type(e).__name__}: {text[:500]}", err=True)
+        raise SystemExit(2) from None
+
+
 if __name__ == "__main__":
-    app()
+    main()

@@ -22,13 +22,8 @@ from arbiter_store import (
     Upcasters,
     open_store,
 )
-from arbiter_store.integrity import (
-    ANCHOR_KEY_ENV,
-    GENESIS_HASH,
-    anchor_key_from_env,
-    event_hash,
-    sign_anchor,
-)
+from arbiter_store.anchoring import ANCHOR_KEY_ENV, anchor_key_from_env, sign_anchor
+from arbiter_store.integrity import GENESIS_HASH, event_hash
 from arbiter_store.location import Location, parse_location, redact
 from arbiter_store.model import build_stored_event
 from arbiter_store.subscription import EventWaiter

@@ -210,7 +210,7 @@ class TestMigrations:
 
     def test_upgrade_applies_each_migration_once(self, pg_schemas: Callable[[], str]) -> None:
         url = pg_schemas()
-        assert upgrade(url) == ALL_MIGRATIONS == [1, 2, 3, 4, 5] and upgrade(url) == []
+        assert upgrade(url) == ALL_MIGRATIONS == [1, 2, 3, 4, 5, 6, 7] and upgrade(url) == []
         with psycopg.connect(url) as conn:
             rows = conn.execute("SELECT version, name FROM schema_migrations "
                                 "ORDER BY version").fetchall()
@@ -228,7 +228,7 @@ class TestMigrations:
                          "arbiter_append_one")
         with pytest.raises(MigrationRequired, match="has store schema version 1"):
             open_store(url)
-        assert upgrade(url) == [2, 3, 4, 5]
+        assert upgrade(url) == [2, 3, 4, 5, 6, 7]
         with open_store(url) as store:
             store.append("s", 0, [ev()], command_id="c")
 

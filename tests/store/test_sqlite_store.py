@@ -146,7 +146,7 @@ class TestSQLiteStore(StoreContract):
                 "payload, rule, metadata) VALUES (?, ?, ?, 'T', 1, ?, NULL, x'7b7d')",
                 [(1, "a", 1, b'{"n":1}'), (2, "b", 1, b'{"n":2}'), (3, "a", 2, b'{"n":3}')])
             raw.executemany("INSERT INTO streams VALUES (?, ?, ?)", [("a", 2, 1), ("b", 1, 2)])
-        assert upgrade(store_url) == [2] and upgrade(store_url) == []
+        assert upgrade(store_url) == [2, 3] and upgrade(store_url) == []
         with open_store(store_url) as store:
             assert store.verify().ok and store.verify().events == 3
             assert [e.payload["n"] for e in store.read_stream("a")] == [1, 3]
@@ -154,7 +154,7 @@ class TestSQLiteStore(StoreContract):
             assert store.verify().ok
 
     def test_upgrade_creates_a_missing_file(self, store_url: str) -> None:
-        assert upgrade(store_url) == [1, 2]
+        assert upgrade(store_url) == [1, 2, 3]
         with open_store(store_url) as store:
             assert isinstance(store, SQLiteEventStore) and store.applied_migrations == ()
 
