@@ -96,7 +96,7 @@ def check_commands(stream_id: str, rows: Sequence[RawEvent], commands: Sequence[
                    notes: list[ChainBreak]) -> list[ChainBreak]:
     problems: list[ChainBreak] = []
     version, unchecked, end = len(rows), 0, 0
-    for row in sorted(commands, key=lambda c: (c.version, c.last_version)):
+    for row in sorted(commands, key=lambda c: (c.version, c.last_version, c.command_id)):
         where = f"the commands record of {row.command_id!r} (versions {row.version}-" \
                 f"{row.last_version})"
         if not 1 <= row.version <= row.last_version <= version:

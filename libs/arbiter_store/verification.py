@@ -185,13 +185,14 @@ def check_anchors(stream_id: str, hashes: dict[int, str], anchors: Sequence[Anch
         return [ChainBreak(stream_id, end + 1, None, (
             f"{version - end} event(s) follow the final anchor at version {end}: "
             "events were appended after the game was closed"))]
-    if last.version < version:
-        notes.append(ChainBreak(stream_id, last.version + 1, None, (
-            f"events {last.version + 1}-{version} come after the last anchor "
-            f"(version {last.version}): not covered by a signature")))
-    if any(a.prev_version is None for a in anchors) and not finals:
-        notes.append(ChainBreak(stream_id, None, None, (
-            "its anchors predate store schema 3: they do not mark the end of the game nor "
-            "name the anchor before them, so a deleted anchor or events appended after the "
-            "last one show as not covered, not as broken")))
+    if not finals:
+        legacy = any(a.prev_version is None for a in anchors)
+        tail = (f"events {last.version + 1}-{version} come after its last anchor "
+                f"(version {last.version}) and are not covered by a signature; "
+                if last.version < version else "")
+        why = ("its anchors are from before store schema 3, which have no end mark"
+               if legacy else "a game in progress, or its final anchor was deleted")
+        notes.append(ChainBreak(stream_id, last.version, None, (
+            f"not closed by a final anchor ({why}): {tail}a deletion of its events back "
+            "to an anchor, with the anchors after it, would not be detected")))
     return []

@@ -19,6 +19,7 @@ from .contract_integrity import KEY, IntegrityContract
 from .contract_log import LogContract
 from .contract_state import SnapshotContract, UpcasterContract
 from .contract_subscription import SubscriptionContract
+from .contract_tamper import TamperContract
 
 __all__ = ["StoreContract"]
 
@@ -73,6 +74,7 @@ class StoreContract(
     UpcasterContract,
     SubscriptionContract,
     IntegrityContract,
+    TamperContract,
     GroupContract,
     ScenarioContract,
 ):
