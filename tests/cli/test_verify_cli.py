@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 
 from arbiter_cli.main import app
 from arbiter_core.hashing import state_hash
-from arbiter_runtime.session import GameSession
 from arbiter_runtime import snapshots
+from arbiter_runtime.session import GameSession
 from arbiter_store import open_store
 from arbiter_store.anchoring import ANCHOR_EVERY
 
