@@ -1,22 +1,28 @@
 """The scenario file format (the judges' public interface; see docs/scenarios.md).
 
 Parsing turns YAML into validated models; any problem becomes a `ScenarioFormatError`
-naming the file, the key and the problem, never a traceback.
+naming the file, the key and the problem, never a traceback. The file is read as
+hostile input (`loading.py`: size, depth, integers, aliases, encoding, duplicate keys),
+and a card list's "NAME x N" repeats at most MAX_COPIES copies (MAX_CARDS in a
+scenario); counters are never negative.
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from arbiter_core.cards import POOL
 from arbiter_core.events import CardSetup
+from arbiter_scenarios.loading import MAX_BYTES, LoadError, read_yaml
 
 _REPEAT = re.compile(r"^(?P<name>.+?) x (?P<n>\d+)$")
+MAX_COPIES = 1000  # "NAME x N": N at most this
+MAX_COUNTER = 1_000_000  # counters, damage: 0 ... this
+MAX_CARDS = 20_000  # cards set up in one scenario, every zone of every player
 
 
 class ScenarioFormatError(Exception):
@@ -32,8 +38,9 @@ class _Model(BaseModel):
 class CardEntry(_Model):
     card: str
     tapped: bool = False
-    counters: dict[str, int] = Field(default_factory=dict)
-    damage: int = Field(default=0, ge=0)
+    counters: dict[str, Annotated[int, Field(ge=0, le=MAX_COUNTER)]] = Field(
+        default_factory=dict)
+    damage: int = Field(default=0, ge=0, le=MAX_COUNTER)
     attached_to: str | None = None
     face_down: bool = False
     controller: str | None = None
@@ -61,6 +68,8 @@ def _expand(raw: Any) -> list[CardEntry]:
         if isinstance(item, str):
             m = _REPEAT.match(item)
             if m:
+                if len(m["n"]) > 6 or int(m["n"]) > MAX_COPIES:
+                    raise ValueError(f"{item[:60]!r}: at most {MAX_COPIES} copies of a card")
                 out.extend(CardEntry(card=m["name"]) for _ in range(int(m["n"])))
             else:
                 out.append(CardEntry(card=item))
@@ -110,7 +119,7 @@ class Start(_Model):
 
 
 class Scenario(_Model):
-    name: str = Field(min_length=1)
+    name: str = Field(min_length=1, max_length=500)
     rules: list[str] = Field(default_factory=list)
     variant: str
     options: dict[str, Any] = Field(default_factory=dict)
@@ -137,14 +146,39 @@ def _key(loc: tuple[int | str, ...]) -> str:
     return out or "(top level)"
 
 
-def parse(text: str, file: str) -> Scenario:
+def parse(text: str | bytes, file: str) -> Scenario:
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        raise ScenarioFormatError(file, "(yaml)", str(e).replace("\n", " ")) from None
+        data = read_yaml(text if isinstance(text, bytes) else text.encode())
+    except LoadError as e:
+        raise ScenarioFormatError(file, e.key, e.problem) from None
+    try:
+        return _validate(data, file)
+    except ScenarioFormatError:
+        raise
+    except Exception as e:  # a defect: still a format error naming the file
+        raise ScenarioFormatError(file, "(top level)",
+                                  f"cannot read it: {type(e).__name__}: {e}") from None
+
+
+def _cards_listed(players: list[Any]) -> int:
+    """Cards the players' zone lists set up ("NAME x N" counts N), before any is made."""
+    total = 0
+    for p in players:
+        for key in ZONE_KEYS:
+            cards = p.get(key) if isinstance(p, dict) else None
+            for item in cards if isinstance(cards, list) else ():
+                m = _REPEAT.match(item) if isinstance(item, str) else None
+                total += min(int(m["n"]), MAX_COPIES + 1) if m and len(m["n"]) <= 6 else 1
+    return total
+
+
+def _validate(data: Any, file: str) -> Scenario:
     if not isinstance(data, dict):
         raise ScenarioFormatError(file, "(top level)", "a scenario must be a YAML mapping")
     players = data.get("players")
+    if isinstance(players, list) and _cards_listed(players) > MAX_CARDS:
+        raise ScenarioFormatError(file, "players", f"the zones list more than {MAX_CARDS} "
+                                                   "cards in all")
     if isinstance(players, list):
         fixed = []
         for p in players:
@@ -167,7 +201,8 @@ def parse(text: str, file: str) -> Scenario:
 
 def load(path: Path) -> Scenario:
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as f:
+            data = f.read(MAX_BYTES + 1)  # no more than the bound is ever read
     except OSError as e:
-        raise ScenarioFormatError(str(path), "(file)", str(e)) from None
-    return parse(text, str(path))
+        raise ScenarioFormatError(str(path), "(file)", e.strerror or str(e)) from None
+    return parse(data, str(path))

@@ -188,7 +188,7 @@ class TamperContract(ContractBase):
         assert any(problem.endswith(expected) for problem in found), found
 
     def _url(self, store: EventStore) -> str:
-        return getattr(store, "_url", None) or getattr(store, "path")  # noqa: B009
+        return str(getattr(store, "_url", None) or getattr(store, "path"))  # noqa: B009
 
 
 def _fix_counter(raw: RawSQL) -> None:
