@@ -99,6 +99,10 @@ class StoreBase(EventStore):
         self._subscriptions_lock = threading.Lock()
         self._combiner = Combiner(self._append_group)
 
+    @property
+    def signs(self) -> bool:
+        return self._anchor_key is not None
+
     # -- storage primitives --------------------------------------------------------
 
     @abstractmethod

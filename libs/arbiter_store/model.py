@@ -360,6 +360,12 @@ class EventStore(ABC):
         The scope is read in one consistent snapshot, into memory.
         """
 
+    @property
+    def signs(self) -> bool:
+        """Whether the store was opened with an anchor key (it anchors every N events,
+        seals snapshots and loads only sealed ones)."""
+        return False
+
     def iter_all(self, from_position: int = 1, batch_size: int = 1000) -> Iterator[StoredEvent]:
         """Iterate over :meth:`read_all` in pages of ``batch_size``.
 

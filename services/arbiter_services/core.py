@@ -58,6 +58,7 @@ from arbiter_runtime.projection import GameProjection, ProjectionCache
 from arbiter_services.messages import CommandEnvelope, WorkItem
 from arbiter_services.profiling import STAGES
 from arbiter_services.snapshotter import Snapshotter
+from arbiter_services.stores import close_game
 from arbiter_services.topics import COMMAND_CONSUMERS, PER_MARKER_WORK
 from arbiter_store import ConcurrencyConflict, EventStore, NewEvent, StoredEvent
 
@@ -232,7 +233,10 @@ class ServiceCore:
         if stored[-1].version != r.state.version:  # pragma: no cover - a core bug
             raise RuntimeError(f"{r.proj.game_id}: stored up to {stored[-1].version}, "
                                f"decided up to {r.state.version}")
+        ended = r.state.game_over and not r.proj.state.game_over
         r.proj.state = r.state  # the decided events applied: what the store now holds
+        if ended:
+            close_game(self.store, r.proj.game_id)  # its final anchor (issue 14)
         r.proj.commands.update(r.applied_ids)
         every = (self.snapshot_every if self.snapshot_every is not None
                  else snapshots.snapshot_every(len(r.state.seats)))

@@ -5,13 +5,19 @@ A SQLite store shared by several processes commits with `synchronous=NORMAL` by 
 crash model of the local deployment), only an OS crash or power loss may lose the last
 commits. FULL fsyncs every commit (~4.5 ms here against ~0.1 ms). Production uses
 PostgreSQL, which this does not touch.
+
+With `ARBITER_ANCHOR_KEY` set the store signs: it anchors each game every ANCHOR_EVERY
+events, seals the snapshots it saves and loads only sealed ones, and `close_game`
+gives a finished game its final anchor (docs/security.md).
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Literal
 
-from arbiter_store import EventStore, SQLiteEventStore, open_store
+from arbiter_store import EventStore, SQLiteEventStore, StoreError, open_store
+from arbiter_store.anchoring import optional_key_from_env
 
 Sync = Literal["NORMAL", "FULL"]
 
@@ -25,8 +31,21 @@ def sqlite_path(url: str) -> str | None:
 
 
 def open_service_store(url: str, sync: str = "NORMAL") -> EventStore:
+    key = optional_key_from_env()
     path = sqlite_path(url)
     if path is None:
-        return open_store(url)
+        return open_store(url, anchor_key=key)
     mode: Sync = "FULL" if sync.upper() == "FULL" else "NORMAL"
-    return SQLiteEventStore(path, synchronous=mode)
+    return SQLiteEventStore(path, synchronous=mode, anchor_key=key)
+
+
+def close_game(store: EventStore, game_id: str) -> None:
+    """The final anchor of a game that just ended, if the store signs (never raises: the
+    game is stored; `verify` reports a game without one as not closed)."""
+    if not store.signs:
+        return
+    try:
+        store.anchor(game_id, final=True)
+    except (StoreError, ValueError):
+        logging.getLogger("arbiter_store").warning("could not close %r with a final anchor",
+                                                   game_id, exc_info=True)
