@@ -12,7 +12,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from arbiter_cli import store_cmd
-from arbiter_cli.inputs import InputError, check_db, check_game_id
+from arbiter_cli.inputs import check_db, check_game_id
 from arbiter_core.errors import ArbiterError
 from arbiter_core.state import GameState
 from arbiter_runtime.botgame import seat_names

@@ -4,7 +4,7 @@ lock, then the links once the positions are known) equals the reference formula 
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arbiter_store.integrity import (
@@ -36,6 +36,7 @@ def test_split_hashing_is_the_reference_chain(stream_id: str, expected: int, bas
     assert hashes == reference
 
 
+@settings(suppress_health_check=[HealthCheck.too_slow])  # 4 KiB blobs: slow under load
 @given(stream_id=texts, expected=st.integers(0, 10**12), base=st.integers(0, 10**15),
        prev=st.sampled_from([GENESIS_HASH, "ab" * 32]),
        batch=st.lists(events | st.builds(EncodedEvent, texts, st.integers(1, 3),
