@@ -54,14 +54,12 @@ connection breaks).
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any, Final
 
 import psycopg
 import psycopg_pool
-from psycopg import sql
 
 from .combiner import AppendRequest, failed
 from .errors import (
@@ -86,6 +84,7 @@ from .postgres_admin import (
     upgrade_postgres,
     upgrade_schema,
 )
+from .postgres_listen import ListenWaiter, register_read_only
 from .reads import (
     ANCHOR_COLUMNS,
     SNAPSHOT_COLUMNS,
@@ -181,6 +180,14 @@ class PostgresEventStore(SQLReads):
     @property
     def schema(self) -> str:
         return self._schema
+
+    def connected_as_superuser(self) -> bool:
+        """Whether this store's connections are a superuser's (who ignores every grant:
+        the services must connect as a member of ``arbiter_services``, docs/security.md)."""
+        with self._connection() as conn:
+            row = conn.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user",
+                               ()).fetchone()
+        return bool(row and row[0])
 
     def __repr__(self) -> str:
         state = "closed" if self._closed else "open"
@@ -335,7 +342,7 @@ class PostgresEventStore(SQLReads):
     def _new_waiter(self) -> Waiter:
         if self._closed:
             raise StoreError(f"the event store {self._shown} is closed")
-        return _ListenWaiter(connect(self._url), self._channel, self._wake_listeners)
+        return ListenWaiter(connect(self._url), self._channel, self._wake_listeners)
 
     def _wake_listeners(self) -> None:
         try:
@@ -348,53 +355,6 @@ class PostgresEventStore(SQLReads):
         if not self._closed:
             self._closed = True
             self._pool.close()
-
-
-def register_read_only(conn: Conn) -> None:
-    """A pooled connection of a read-only store: every transaction is read-only."""
-    register(conn)
-    conn.execute("SET default_transaction_read_only = on")
-
-
-class _ListenWaiter:
-    """Waits for NOTIFY on a dedicated connection; polls if that connection breaks."""
-
-    def __init__(self, conn: Conn, channel: str, send_wake: Callable[[], None]) -> None:
-        self._woken = threading.Event()
-        self._send_wake = send_wake
-        try:
-            conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
-        except psycopg.Error as exc:
-            conn.close()
-            raise StoreError(f"cannot LISTEN for new events: {exc}") from exc
-        self._conn: Conn | None = conn
-
-    def arm(self) -> None:
-        pass  # notifications that arrive during a read are queued, not lost
-
-    def wait(self, timeout: float) -> None:
-        conn = self._conn
-        if self._woken.is_set():
-            return
-        if conn is None:
-            self._woken.wait(timeout)
-            return
-        try:
-            for _ in conn.notifies(timeout=timeout, stop_after=1):
-                pass
-        except psycopg.Error:
-            self._conn = None  # fall back to polling
-            conn.close()
-
-    def wake(self) -> None:
-        self._woken.set()
-        self._send_wake()
-
-    def close(self) -> None:
-        self._woken.set()
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            conn.close()
 
 
 def lock_order(group: list[AppendRequest]) -> list[AppendRequest]:

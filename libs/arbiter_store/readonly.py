@@ -21,7 +21,7 @@ from typing import Final
 from .errors import CorruptStore, NotAStore, StoreError
 from .migrations import apply_sqlite_migrations, latest_version
 
-__all__ = ["open_read_only"]
+__all__ = ["APPLICATION_ID", "check_foreign", "open_read_only"]
 
 #: ``PRAGMA application_id`` of an Arbiter event store ("ARBS").
 APPLICATION_ID: Final = 0x41524253
@@ -49,6 +49,18 @@ def open_read_only(path: str, timeout: float) -> tuple[sqlite3.Connection, tuple
     except BaseException:
         conn.close()
         raise
+
+
+def check_foreign(conn: sqlite3.Connection, path: str) -> None:
+    """Refuse, before anything is written, a file that is another application's (its id,
+    or tables of its own): what a store opened for writing checks."""
+    app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    layout = conn.execute("PRAGMA user_version").fetchone()[0]
+    if app_id not in (0, APPLICATION_ID) or (layout and app_id != APPLICATION_ID):
+        raise NotAStore(f"{path!r} is not an Arbiter event store")
+    if layout == 0 and conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+        raise NotAStore(f"{path!r} is not an Arbiter event store (it holds other tables); "
+                        "nothing was changed")
 
 
 def _check(conn: sqlite3.Connection, path: str) -> int:

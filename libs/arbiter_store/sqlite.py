@@ -30,7 +30,6 @@ process on the same file, and poll (``default_poll_interval``) for other process
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sqlite3
 import threading
@@ -43,15 +42,13 @@ from .combiner import AppendRequest, failed
 from .errors import (
     AlreadyProcessed,
     ConcurrencyConflict,
-    CorruptStore,
     InvalidSnapshot,
-    NotAStore,
     StoreError,
 )
 from .integrity import GENESIS_HASH, chain_rows
 from .migrations import apply_sqlite_migrations, latest_version
 from .model import Anchor, Snapshot, Tracking
-from .readonly import APPLICATION_ID, open_read_only
+from .readonly import APPLICATION_ID, check_foreign, open_read_only
 from .reads import (
     ANCHOR_COLUMNS,
     SNAPSHOT_COLUMNS,
@@ -64,7 +61,16 @@ from .reads import (
     verify_rows,
 )
 from .retention import prune_query, prune_snapshots
-from .sqlite_files import REGISTRY_LOCK, enable_wal, file_write_lock, local_waiters
+from .sqlite_files import (
+    REGISTRY_LOCK,
+    add_functions,
+    anchor_values,
+    enable_wal,
+    file_write_lock,
+    local_waiters,
+    snapshot_values,
+    translate,
+)
 from .subscription import EventWaiter, Waiter
 from .upcasting import Upcasters
 from .verification import VerifyInput
@@ -78,8 +84,6 @@ _T = TypeVar("_T")
 #: A group member's outcome: (base position, earlier rows of a repeat, error).
 Outcome = tuple[int | None, list[EventRow] | None, Exception | None]
 
-_SQLITE_CORRUPT: Final = 11
-_SQLITE_NOTADB: Final = 26
 
 #: Multi-row INSERTs of these sizes (one statement per chunk is much cheaper than a
 #: statement per row; few sizes keep the statement cache small; 64 * 9 < 999 variables).
@@ -168,12 +172,12 @@ class SQLiteEventStore(SQLReads):
 
     def _initialise(self, conn: sqlite3.Connection, synchronous: str) -> tuple[int, ...]:
         try:
-            self._check_foreign(conn)  # before anything writes (WAL changes the header)
+            check_foreign(conn, self._path)  # before anything writes (WAL changes the header)
             enable_wal(conn, self._busy_timeout)
             conn.execute(f"PRAGMA synchronous={synchronous}")
             conn.execute("BEGIN IMMEDIATE")
             try:
-                self._check_foreign(conn)
+                check_foreign(conn, self._path)
                 layout = conn.execute("PRAGMA user_version").fetchone()[0]
                 applied = apply_sqlite_migrations(conn, layout, self._path)
                 if layout == 0:
@@ -185,17 +189,7 @@ class SQLiteEventStore(SQLReads):
                     conn.execute("ROLLBACK")
                 raise
         except sqlite3.Error as exc:
-            raise _translate(exc, self._path) from exc
-
-    def _check_foreign(self, conn: sqlite3.Connection) -> None:
-        """Refuse a file that is another application's (its id, or tables of its own)."""
-        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-        layout = conn.execute("PRAGMA user_version").fetchone()[0]
-        if app_id not in (0, APPLICATION_ID) or (layout and app_id != APPLICATION_ID):
-            raise NotAStore(f"{self._path!r} is not an Arbiter event store")
-        if layout == 0 and conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
-            raise NotAStore(f"{self._path!r} is not an Arbiter event store (it holds "
-                            "other tables); nothing was changed")
+            raise translate(exc, self._path) from exc
 
     @contextmanager
     def _connection(self) -> Iterator[sqlite3.Connection]:
@@ -206,7 +200,7 @@ class SQLiteEventStore(SQLReads):
             try:
                 yield conn
             except sqlite3.Error as exc:
-                raise _translate(exc, self._path) from exc
+                raise translate(exc, self._path) from exc
 
     def _in_write(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
         """``work(conn)`` in a ``BEGIN IMMEDIATE`` transaction: committed on success, else
@@ -232,7 +226,7 @@ class SQLiteEventStore(SQLReads):
                         conn.execute("ROLLBACK")
                     raise
             except sqlite3.Error as exc:
-                raise _translate(exc, self._path) from exc
+                raise translate(exc, self._path) from exc
             finally:
                 self._write_lock.release()
         return result
@@ -283,7 +277,7 @@ class SQLiteEventStore(SQLReads):
             error.__cause__ = exc
             return error
         if isinstance(exc, sqlite3.Error):
-            return _translate(exc, self._path)
+            return translate(exc, self._path)
         return exc if isinstance(exc, Exception) else failed(exc)
 
     def _insert(self, conn: sqlite3.Connection, request: AppendRequest
@@ -341,7 +335,7 @@ class SQLiteEventStore(SQLReads):
                     f"{snapshot.version}: the stream is at version {version}")
             sealed = self._seal(snapshot, str(row[0]))
             conn.execute(f"INSERT OR REPLACE INTO snapshots ({SNAPSHOT_COLUMNS}) "
-                         "VALUES (?, ?, ?, ?, ?, ?, ?)", tuple(_snapshot_values(sealed)))
+                         "VALUES (?, ?, ?, ?, ?, ?, ?)", tuple(snapshot_values(sealed)))
             prune_snapshots(conn, _PRUNE, snapshot.stream_id, keep)
             return sealed
         return self._in_write(save)
@@ -349,7 +343,7 @@ class SQLiteEventStore(SQLReads):
     def _insert_anchor(self, anchor: Anchor) -> Anchor:
         def insert(conn: sqlite3.Connection) -> Anchor:
             conn.execute(f"INSERT INTO anchors ({ANCHOR_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?) "
-                         "ON CONFLICT DO NOTHING", tuple(_anchor_values(anchor)))
+                         "ON CONFLICT DO NOTHING", tuple(anchor_values(anchor)))
             row = conn.execute(f"SELECT {ANCHOR_COLUMNS} FROM anchors WHERE stream_id = ? "
                                "AND version = ? AND final = ?",
                                (anchor.stream_id, anchor.version, int(anchor.final))).fetchone()
@@ -400,30 +394,3 @@ def _track(conn: sqlite3.Connection, tracking: Tracking) -> None:
     conn.execute("INSERT INTO tracking (consumer, position) VALUES (?, ?) ON CONFLICT (consumer) "
                  "DO UPDATE SET position = excluded.position",
                  (tracking.consumer, tracking.position))
-
-
-def _snapshot_values(snapshot: Snapshot) -> list[Any]:
-    return [snapshot.stream_id, snapshot.version, snapshot.state, snapshot.state_hash,
-            snapshot.created, snapshot.head_hash, snapshot.signature]
-
-
-def _anchor_values(anchor: Anchor) -> list[Any]:
-    return [anchor.stream_id, anchor.version, anchor.head_hash, anchor.signature,
-            anchor.created, anchor.prev_version, int(anchor.final)]
-
-
-def add_functions(conn: sqlite3.Connection) -> None:
-    """The SQL functions the queries use (SQLite has no SHA-256 of its own)."""
-    conn.create_function("arbiter_sha256", 1, _sha256_hex, deterministic=True)
-
-
-def _sha256_hex(value: bytes | str) -> str:
-    data = value.encode() if isinstance(value, str) else bytes(value)
-    return hashlib.sha256(data).hexdigest()
-
-
-def _translate(exc: sqlite3.Error, path: str) -> StoreError:
-    code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
-    if code in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
-        return CorruptStore(f"SQLite store {path!r} is unreadable: {exc}")
-    return StoreError(f"SQLite store {path!r}: {exc}")

@@ -3,17 +3,23 @@ after an append, the writers' lock), and switching a new file to WAL mode."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sqlite3
 import threading
 import time
 import weakref
-from typing import Final
+from typing import Any, Final
 
+from .errors import CorruptStore, StoreError
+from .model import Anchor, Snapshot
 from .subscription import EventWaiter
 
-__all__ = ["REGISTRY_LOCK", "WriteLock", "enable_wal", "file_write_lock", "local_waiters"]
+__all__ = ["REGISTRY_LOCK", "WriteLock", "add_functions", "anchor_values", "enable_wal",
+           "file_write_lock", "local_waiters", "snapshot_values", "translate"]
 
+SQLITE_CORRUPT: Final = 11
+SQLITE_NOTADB: Final = 26
 _SQLITE_BUSY: Final = 5
 _SQLITE_LOCKED: Final = 6
 
@@ -76,3 +82,30 @@ def file_write_lock(path: str) -> WriteLock:
         if lock is None:
             lock = _WRITE_LOCKS[key] = WriteLock()
         return lock
+
+
+def add_functions(conn: sqlite3.Connection) -> None:
+    """The SQL functions the queries use (SQLite has no SHA-256 of its own)."""
+    conn.create_function("arbiter_sha256", 1, _sha256_hex, deterministic=True)
+
+
+def _sha256_hex(value: bytes | str) -> str:
+    data = value.encode() if isinstance(value, str) else bytes(value)
+    return hashlib.sha256(data).hexdigest()
+
+
+def snapshot_values(snapshot: Snapshot) -> list[Any]:
+    return [snapshot.stream_id, snapshot.version, snapshot.state, snapshot.state_hash,
+            snapshot.created, snapshot.head_hash, snapshot.signature]
+
+
+def anchor_values(anchor: Anchor) -> list[Any]:
+    return [anchor.stream_id, anchor.version, anchor.head_hash, anchor.signature,
+            anchor.created, anchor.prev_version, int(anchor.final)]
+
+
+def translate(exc: sqlite3.Error, path: str) -> StoreError:
+    code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+    if code in (SQLITE_CORRUPT, SQLITE_NOTADB):
+        return CorruptStore(f"SQLite store {path!r} is unreadable: {exc}")
+    return StoreError(f"SQLite store {path!r}: {exc}")

@@ -34,7 +34,13 @@ def open_service_store(url: str, sync: str = "NORMAL") -> EventStore:
     key = optional_key_from_env()
     path = sqlite_path(url)
     if path is None:
-        return open_store(url, anchor_key=key)
+        store = open_store(url, anchor_key=key)
+        superuser = getattr(store, "connected_as_superuser", None)
+        if superuser is not None and superuser():
+            logging.getLogger("arbiter_store").warning(
+                "the services connect to PostgreSQL as a superuser, who can rewrite stored "
+                "events: give them a login in the arbiter_services role (docs/security.md)")
+        return store
     mode: Sync = "FULL" if sync.upper() == "FULL" else "NORMAL"
     return SQLiteEventStore(path, synchronous=mode, anchor_key=key)
 
