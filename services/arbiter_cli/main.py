@@ -132,7 +132,7 @@ def diff(
 def _services(argv: list[str]) -> int:
     """Hand over to the services' launcher (installed with the `services` extra)."""
     try:
-        from arbiter_services.__main__ import main as services_main
+        from arbiter_ops.__main__ import main as services_main
     except ImportError as e:  # pragma: no cover - the Makefile installs the extra
         typer.echo(f"the services are not installed ({e}); run `make install`", err=True)
         return 2

@@ -9,6 +9,7 @@ seats are claimed in the store, so any number of gateways can run.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import uuid
 from contextlib import asynccontextmanager
@@ -29,6 +30,7 @@ from arbiter_gateway.reads import Reads
 from arbiter_gateway.ws import add_stream_route
 from arbiter_runtime.audit import valid_game_id
 from arbiter_services.core import ORGANIZER
+from arbiter_services.liveness import BrokerLink
 from arbiter_services.messages import CommandEnvelope
 from arbiter_services.observability import Metrics, log
 from arbiter_services.recovery import TopicKeeper
@@ -49,6 +51,7 @@ class Gateway:
         self.metrics = metrics
         self.ready = False
         self.keeper: TopicKeeper | None = None
+        self.link = BrokerLink(60.0)  # when the broker was last reached (liveness.py)
 
     def principal(self, request: Request, game_id: str) -> Principal:
         token = bearer(request.headers.get("authorization"))
@@ -122,12 +125,17 @@ def create_app(gw: Gateway, start_broker: bool = True) -> FastAPI:
     async def lifespan(_: FastAPI) -> Any:
         if gw.keeper is not None:
             gw.keeper.start()
-        if start_broker:
-            await gw.broker.start()
+        starting = None
+        if start_broker:  # patiently: the gateway answers /health/* meanwhile
+            starting = asyncio.create_task(gw.link.start(gw.broker))
+        else:
+            gw.link.connected = True
         gw.ready = True
         yield
         gw.ready = False
-        if start_broker:
+        if starting is not None:
+            starting.cancel()
+            await gw.link.stop()
             await gw.broker.stop()
         if gw.keeper is not None:
             await gw.keeper.stop()
@@ -251,11 +259,11 @@ def create_app(gw: Gateway, start_broker: bool = True) -> FastAPI:
 
     @app.get("/health/live")
     async def live() -> Response:
-        return Response(status_code=204)
+        return Response(status_code=204 if gw.link.live() else 500)
 
     @app.get("/health/ready")
     async def ready() -> Response:
-        ok = gw.ready and await gw.broker.ping(timeout=2.0)
+        ok = gw.ready and gw.link.connected and await gw.broker.ping(timeout=2.0)
         return Response(status_code=204 if ok else 503)
 
     @app.get("/metrics")

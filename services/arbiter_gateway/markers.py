@@ -7,7 +7,7 @@ priority and stack) that serialises 25 simultaneous turns; this driver instead s
 every marker whose player must act and has no command in flight, that player's bot
 action, without waiting for the other markers' engine work. The log then depends on the
 order the services decide in (as with several stack resolvers), and is checked by
-re-deciding it serially (`arbiter_services.melee.verify_log`), not against the embedded
+re-deciding it serially (`arbiter_ops.melee.verify_log`), not against the embedded
 run.
 
 The driver follows the judge's event feed (long-poll), so it never reads the store. A

@@ -14,6 +14,7 @@ from arbiter_gateway.auth import Tokens
 from arbiter_gateway.feed import Feed, gateway_router
 from arbiter_gateway.reads import Reads
 from arbiter_services.app import new_broker
+from arbiter_services.liveness import BrokerLink
 from arbiter_services.observability import Metrics
 from arbiter_services.recovery import TopicKeeper
 from arbiter_services.settings import Settings
@@ -37,6 +38,7 @@ def build_gateway(store: EventStore, s: Settings, tracer: TracerProvider,
     broker.include_router(router)
     gw = Gateway(Reads(store), broker, Tokens(secret or gateway_secret()), feed, metrics,
                  publishers)
-    if start_broker:  # a real broker: re-create topics it lost (a restart)
+    gw.link = BrokerLink(s.broker_grace_s)
+    if start_broker and s.keeps_topics:  # the local broker: re-create topics it lost
         gw.keeper = TopicKeeper(s.broker)
     return create_app(gw, start_broker=start_broker), gw

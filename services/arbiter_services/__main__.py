@@ -1,16 +1,14 @@
-"""`python -m arbiter_services ...`: run one process, or the whole local deployment.
+"""`python -m arbiter_services ...`: the services' runtime commands (the image's).
 
     run ROLE       a service (turn-orchestrator, stack-resolver, sba-checker, variants)
-                   or the relay
-    gateway        the HTTP/WebSocket gateway
-    up / down      Tansu + every process on this machine (pids in --run-dir)
-    play           a bot game through a running gateway (`arbiter play --distributed`)
-    bench          latency and throughput through the services (starts its own cluster);
-                   --grand-melee: stack resolutions/s with 1 and 2 stack resolvers,
-                   --full: and the time to finish the game
-    asyncapi       print the AsyncAPI document generated from the apps
-    k8s, compose   write k8s/ and docker-compose.yml, generated from the topics module
-    topics         create every topic on a broker
+                   or the relay, until SIGTERM
+    topics         create every missing topic on a broker (a one-shot job: compose's
+                   `topics` service; on Kubernetes Strimzi's topic operator owns them)
+    wait-store     wait until the event store is reachable and migrated (each pod's init
+                   container on Kubernetes, after the migration Job; exit 1 on timeout)
+
+The gateway is `python -m arbiter_gateway`; the local cluster, the bench and the
+deployment files are the operations package's (`python -m arbiter_ops`).
 """
 
 from __future__ import annotations
@@ -18,155 +16,45 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from pathlib import Path
 
 from arbiter_services import settings as settings_mod
-
-DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/test"
-
-
-def store_url(value: str, run_dir: Path) -> str:
-    if value == "sqlite":
-        return str((run_dir / "arbiter.sqlite").resolve())
-    if value in ("postgres", "postgresql", "pg"):
-        return DEFAULT_PG
-    return value
-
-
-def _exit_on_sigterm() -> None:
-    import signal
-
-    def stop(signum: int, _: object) -> None:
-        raise SystemExit(128 + signum)
-    signal.signal(signal.SIGTERM, stop)
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="arbiter_services", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
-    for name in ("run", "gateway"):
-        p = sub.add_parser(name)
-        if name == "run":
-            p.add_argument("role")
-        p.add_argument("--store")
-        p.add_argument("--broker")
-        p.add_argument("--http-port", type=int)
-        p.add_argument("--http-host")
-    up = sub.add_parser("up")
-    up.add_argument("--store", default="sqlite", help="sqlite, postgres, or a store URL")
-    up.add_argument("--run-dir", type=Path, default=Path(".arbiter"))
-    up.add_argument("--broker-port", type=int, default=9092)
-    up.add_argument("--gateway-port", type=int, default=8080)
-    up.add_argument("--resolvers", type=int, default=1,
-                    help="stack-resolver processes (one consumer group, work keyed "
-                         "game:marker)")
-    down = sub.add_parser("down")
-    down.add_argument("--run-dir", type=Path, default=Path(".arbiter"))
-    play = sub.add_parser("play")
-    play.add_argument("--gateway", default="http://127.0.0.1:8080")
-    play.add_argument("--players", type=int, default=4)
-    play.add_argument("--seed", type=int, default=1)
-    play.add_argument("--variant", default="free_for_all")
-    play.add_argument("--game")
-    play.add_argument("--resolvers", type=int, default=None,
-                      help="start a local cluster with this many stack resolvers for the "
-                           "game (instead of using a running gateway)")
-    play.add_argument("--store", default="sqlite",
-                      help="with --resolvers: sqlite, postgres, or a store URL")
-    play.add_argument("--run-dir", type=Path, default=Path(".arbiter-play"))
-    sub.add_parser("asyncapi").add_argument("--out", type=Path)
-    bench_p = sub.add_parser("bench")
-    bench_p.add_argument("--seconds", type=float, default=30)
-    bench_p.add_argument("--deck-size", type=int, default=None)
-    bench_p.add_argument("--grand-melee", action="store_true",
-                         help="stack resolutions/s of one Grand Melee game with 1 and with "
-                              "2 stack-resolver processes (--seconds each)")
-    bench_p.add_argument("--players", type=int, default=100)
-    bench_p.add_argument("--resolvers", type=int, nargs="+", default=[1, 2])
-    bench_p.add_argument("--full", action="store_true",
-                         help="with --grand-melee: also play the game to its end through "
-                              "the gateway with the most resolvers (the time to finish)")
-    sub.add_parser("k8s").add_argument("--out", type=Path, default=Path("k8s"))
-    sub.add_parser("compose").add_argument("--out", type=Path,
-                                           default=Path("docker-compose.yml"))
-    sub.add_parser("topics").add_argument("--broker", default="127.0.0.1:9092")
+    run = sub.add_parser("run")
+    run.add_argument("role")
+    run.add_argument("--store")
+    run.add_argument("--broker")
+    run.add_argument("--http-port", type=int)
+    run.add_argument("--http-host")
+    topics = sub.add_parser("topics")
+    topics.add_argument("--broker", default=None, help="default: ARBITER_BROKER")
+    topics.add_argument("--replication", type=int, default=1)
+    topics.add_argument("--config", action="append", default=[], metavar="KEY=VALUE",
+                        help="a topic config, e.g. min.insync.replicas=1")
+    topics.add_argument("--wait", type=float, default=120,
+                        help="retry for this many seconds while the broker is away")
+    wait = sub.add_parser("wait-store")
+    wait.add_argument("--store", help="default: ARBITER_STORE")
+    wait.add_argument("--timeout", type=float, default=600)
     a = ap.parse_args(argv)
-
-    if a.cmd in ("run", "gateway"):
-        from arbiter_services.process import run_gateway, run_role
-        s = settings_mod.from_env().with_(store=a.store, broker=a.broker,
-                                          http_port=a.http_port, http_host=a.http_host)
-        if a.cmd == "run":
-            run_role(a.role, s)
-        else:
-            run_gateway(s)
+    s = settings_mod.from_env()
+    if a.cmd == "wait-store":
+        from arbiter_services.stores import wait_until_migrated
+        return wait_until_migrated(a.store or s.store, a.timeout)
+    if a.cmd == "run":
+        from arbiter_services.process import run_role
+        run_role(a.role, s.with_(store=a.store, broker=a.broker, http_port=a.http_port,
+                                 http_host=a.http_host))
         return 0
-    if a.cmd == "up":
-        from arbiter_services.launcher import Cluster
-        cluster = Cluster(store_url(a.store, a.run_dir), a.run_dir, a.broker_port,
-                          a.gateway_port, resolvers=a.resolvers)
-        try:
-            cluster.start()
-        except BaseException:
-            cluster.stop()
-            raise
-        cluster.write_pids()
-        print(f"arbiter is up: gateway {cluster.gateway_url}, broker "
-              f"{cluster.broker.bootstrap}, store {cluster.store}; logs in {a.run_dir}/")
-        return 0
-    if a.cmd == "down":
-        from arbiter_services.launcher import down as stop_all
-        stopped = stop_all(a.run_dir)
-        print("stopped " + (", ".join(stopped) if stopped else "nothing (not up)"))
-        return 0
-    if a.cmd == "play":
-        from arbiter_gateway.client import play_cli
-        if a.resolvers is None:
-            return asyncio.run(play_cli(a.gateway, a.players, a.seed, a.variant, a.game))
-        from arbiter_services.launcher import Cluster
-        from arbiter_services.tansu import free_port
-        cluster = Cluster(store_url(a.store, a.run_dir), a.run_dir, free_port(),
-                          resolvers=a.resolvers)
-        _exit_on_sigterm()  # (a `timeout`): stop the cluster on the way out
-        try:
-            cluster.start(timeout=120)
-            print(f"started {a.resolvers} stack resolver(s); logs in {a.run_dir}/")
-            return asyncio.run(play_cli(cluster.gateway_url, a.players, a.seed, a.variant,
-                                        a.game, cluster.store))
-        finally:
-            cluster.stop()
-    if a.cmd == "bench":
-        if a.grand_melee:
-            from arbiter_services.melee_bench import bench as melee_bench
-            melee_bench(a.players, a.seconds, tuple(a.resolvers), full=a.full)
-            return 0
-        from arbiter_services.bench import main as bench
-        bench(a.seconds, a.deck_size)
-        return 0
-    if a.cmd == "asyncapi":
-        from arbiter_services.asyncapi import asyncapi_yaml
-        text = asyncapi_yaml()
-        if a.out:
-            a.out.write_text(text)
-        else:
-            sys.stdout.write(text)
-        return 0
-    if a.cmd == "compose":
-        from arbiter_services.compose import render
-        a.out.write_text(render())
-        print(a.out)
-        return 0
-    if a.cmd == "topics":
-        from arbiter_services.tansu import ensure_topics
-        asyncio.run(ensure_topics(a.broker))
-        return 0
-    if a.cmd == "k8s":
-        from arbiter_services.k8s import write_manifests
-        for path in write_manifests(a.out):
-            print(path)
-        return 0
-    return 2
+    from arbiter_services.topic_admin import wait_and_ensure
+    config = dict(kv.split("=", 1) for kv in a.config)
+    made = asyncio.run(wait_and_ensure(a.broker or s.broker, a.replication, config, a.wait))
+    print(f"created {len(made)} topics" + (f": {', '.join(made)}" if made else ""))
+    return 0
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ from arbiter_services import profiling
 from arbiter_services.checkpoint import Checkpoints, StoreCheckpoints
 from arbiter_services.commits import OffsetCommitter
 from arbiter_services.core import Outcome, ServiceCore
+from arbiter_services.logs import faststream_logger
 from arbiter_services.messages import AuditMessage, CommandEnvelope, EventMessage, WorkItem
 from arbiter_services.observability import Metrics, log, message_span, traceparent_of
 from arbiter_services.recovery import METADATA_MAX_AGE_MS, disable_topic_auto_creation
@@ -211,7 +212,8 @@ def new_broker(s: Settings, metrics: Metrics, tracer: TracerProvider,
         middlewares=[KafkaTelemetryMiddleware(tracer_provider=tracer),
                      KafkaPrometheusMiddleware(registry=metrics.registry,
                                                app_name=f"arbiter-{metrics.service}")],
-        log_level=logging.DEBUG, description="Arbiter services")
+        logger=faststream_logger(client_id), log_level=logging.DEBUG,
+        description="Arbiter services")
 
 
 def build_runtime(roles: list[str], store: EventStore, s: Settings, tracer: TracerProvider,

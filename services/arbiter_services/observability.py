@@ -1,8 +1,8 @@
 """Logs, traces and metrics for every process.
 
-- structlog JSON lines on stderr; handlers bind game id, command id, correlation and
-  causation ids. A processor drops any key that looks like a secret (tokens never
-  reach a log line).
+- structlog JSON lines on stderr, every library's lines too (`logs.py`); handlers bind
+  game id, command id, correlation and causation ids. A processor drops any key that
+  looks like a secret (tokens never reach a log line).
 - OpenTelemetry: one TracerProvider per process; the OTLP/HTTP exporter is on when
   OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set. faststream's
   KafkaTelemetryMiddleware carries the context in Kafka headers; stored events keep
@@ -12,11 +12,9 @@
 
 from __future__ import annotations
 
-import logging
 import os
-import sys
 import weakref
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -29,35 +27,9 @@ from opentelemetry.sdk.trace.export import BatchSpanProcessor, SpanExporter
 from opentelemetry.sdk.trace.sampling import ALWAYS_OFF, ALWAYS_ON, ParentBased
 from prometheus_client import CollectorRegistry, Counter, Histogram
 
-SECRET_KEYS = frozenset({"token", "authorization", "secret", "password", "judge_token",
-                         "seat_token", "key"})
+from arbiter_services.logs import drop_secrets, setup_logging
 
-
-def _drop_secrets(_: Any, __: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
-    for k in list(event):
-        if k.lower() in SECRET_KEYS:
-            event[k] = "[redacted]"
-    return event
-
-
-def setup_logging(service: str, level: str = "INFO") -> None:
-    logging.basicConfig(stream=sys.stderr, level=level.upper(), format="%(message)s")
-    structlog.configure(
-        processors=[
-            structlog.contextvars.merge_contextvars,
-            structlog.processors.add_log_level,
-            structlog.processors.TimeStamper(fmt="iso", utc=True),
-            _drop_secrets,
-            structlog.processors.dict_tracebacks,
-            structlog.processors.JSONRenderer(sort_keys=True),
-        ],
-        wrapper_class=structlog.make_filtering_bound_logger(
-            logging.getLevelName(level.upper())),
-        logger_factory=structlog.PrintLoggerFactory(sys.stderr),
-        cache_logger_on_first_use=False,
-    )
-    structlog.contextvars.bind_contextvars(service=service)
-
+__all__ = ["drop_secrets", "log", "setup_logging"]
 
 def log() -> Any:
     return structlog.get_logger()

@@ -27,7 +27,7 @@ from typing import Any
 from aiokafka.admin import AIOKafkaAdminClient  # type: ignore[import-untyped]
 
 from arbiter_services.observability import log
-from arbiter_services.tansu import ensure_topics
+from arbiter_services.topic_admin import ensure_topics
 from arbiter_services.topics import TOPICS, TopicSpec
 
 METADATA_MAX_AGE_MS = 3000  # consumers and producers notice re-created topics this soon

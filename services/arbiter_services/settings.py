@@ -17,6 +17,11 @@ ARBITER_HTTP_HOST / ARBITER_HTTP_PORT  health, readiness and /metrics (default 1
 OTEL_EXPORTER_OTLP_ENDPOINT (or ..._TRACES_ENDPOINT)  OTLP/HTTP traces, off when unset
 ARBITER_SQLITE_SYNC       NORMAL (default) or FULL, for a SQLite store (see stores.py)
 ARBITER_LOG_LEVEL         default INFO
+ARBITER_TOPICS            who creates topics: `operator` (default, production: Strimzi's topic
+                          operator owns them and no process creates one) or `keeper` (the
+                          local broker: each process re-creates missing topics, recovery.py)
+ARBITER_BROKER_GRACE_S    how long a process may go without reaching its broker before
+                          /health/live fails and the orchestrator restarts it (default 60)
 """
 
 from __future__ import annotations
@@ -24,6 +29,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, replace
 from typing import Any
+
+#: ARBITER_TOPICS: Strimzi's topic operator owns the topics, or each process keeps them.
+TOPIC_OWNERS = ("operator", "keeper")
 
 
 def _int(name: str, default: int) -> int:
@@ -45,6 +53,17 @@ class Settings:
     http_port: int = 0
     log_level: str = "INFO"
     sqlite_sync: str = "NORMAL"
+    topics: str = "operator"
+    broker_grace_s: float = 60.0
+
+    def __post_init__(self) -> None:
+        if self.topics not in TOPIC_OWNERS:
+            raise ValueError(f"ARBITER_TOPICS={self.topics!r}: one of {', '.join(TOPIC_OWNERS)}")
+
+    @property
+    def keeps_topics(self) -> bool:
+        """Whether this process creates missing topics (only against the local broker)."""
+        return self.topics == "keeper"
 
     @property
     def heartbeat_interval_ms(self) -> int:
@@ -68,4 +87,6 @@ def from_env() -> Settings:
         http_port=_int("ARBITER_HTTP_PORT", 0),
         log_level=os.environ.get("ARBITER_LOG_LEVEL", "INFO"),
         sqlite_sync=os.environ.get("ARBITER_SQLITE_SYNC", "NORMAL"),
+        topics=os.environ.get("ARBITER_TOPICS", "operator") or "operator",
+        broker_grace_s=float(os.environ.get("ARBITER_BROKER_GRACE_S") or 60),
     )

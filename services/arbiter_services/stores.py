@@ -14,8 +14,10 @@ gives a finished game its final anchor (docs/security.md).
 from __future__ import annotations
 
 import logging
+import time
 from typing import Literal
 
+from arbiter_services.observability import log
 from arbiter_store import EventStore, SQLiteEventStore, StoreError, open_store
 from arbiter_store.anchoring import optional_key_from_env
 
@@ -55,3 +57,24 @@ def close_game(store: EventStore, game_id: str) -> None:
     except (StoreError, ValueError):
         logging.getLogger("arbiter_store").warning("could not close %r with a final anchor",
                                                    game_id, exc_info=True)
+
+
+def wait_until_migrated(url: str, timeout: float, every: float = 2.0) -> int:
+    """0 once the store opens without `MigrationRequired` (the migration job has run),
+    1 after `timeout` seconds: a service then never starts against an old schema, and
+    never migrates one itself (it connects as a role that may not)."""
+    from arbiter_services.logs import setup_logging
+    setup_logging("wait-store")
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            open_store(url).close()
+            log().info("store migrated: starting")
+            return 0
+        except Exception as e:  # not up yet (OSError), or not migrated (MigrationRequired)
+            if time.monotonic() > deadline:
+                log().error("store not migrated in time", error=type(e).__name__,
+                            timeout_s=timeout)
+                return 1
+            log().info("waiting for the store's migrations", error=type(e).__name__)
+            time.sleep(every)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from arbiter_services.launcher import Cluster
+from arbiter_ops.launcher import Cluster
 from arbiter_store import open_store
 
 from .harness import Scenario, System, memory_system

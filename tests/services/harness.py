@@ -14,6 +14,7 @@ from faststream.kafka import TestKafkaBroker
 from opentelemetry.sdk.trace.export import SpanExporter
 
 from arbiter_gateway.server import build_gateway
+from arbiter_ops.tansu import free_port
 from arbiter_runtime.botgame import run_in_process, start_command
 from arbiter_runtime.loghash import log_hash
 from arbiter_services.app import Runtime, build_runtime
@@ -21,7 +22,6 @@ from arbiter_services.checkpoint import StoreCheckpoints
 from arbiter_services.observability import setup_tracing
 from arbiter_services.process import ROLES
 from arbiter_services.settings import Settings
-from arbiter_services.tansu import free_port
 from arbiter_store import EventStore, open_store
 
 SECRET = b"test-secret-test-secret-test-secret"

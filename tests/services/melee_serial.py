@@ -19,9 +19,9 @@ from arbiter_core.commands import PlayerSetup, RunEngineWork, StartGame
 from arbiter_core.divergence import engine_marker
 from arbiter_core.state import Decision, GameState, Priority
 from arbiter_gateway.markers import done_within
+from arbiter_ops.melee import VARIANT
 from arbiter_runtime.botgame import make_bots
 from arbiter_runtime.session import GameSession
-from arbiter_services.melee import VARIANT
 from arbiter_store import open_store
 
 PLAYERS = 8  # two turn markers (807.4a)

@@ -14,9 +14,9 @@ import pytest
 from aiokafka.admin import AIOKafkaAdminClient  # type: ignore[import-untyped]
 
 from arbiter_gateway.client import GatewayClient, play_through_gateway
+from arbiter_ops.launcher import Cluster
 from arbiter_runtime.botgame import start_command
 from arbiter_runtime.loghash import log_hash
-from arbiter_services.launcher import Cluster
 from arbiter_services.topics import TOPICS
 from arbiter_store import open_store
 

@@ -10,9 +10,9 @@ import httpx
 import pytest
 
 from arbiter_gateway.client import GatewayClient, play_through_gateway
+from arbiter_ops.launcher import Cluster
 from arbiter_runtime.botgame import start_command
 from arbiter_runtime.loghash import log_hash
-from arbiter_services.launcher import Cluster
 from arbiter_store import open_store
 
 from .harness import reference_hash

@@ -14,10 +14,8 @@ import pytest
 from arbiter_core.hashing import state_hash
 from arbiter_gateway.client import DistributedGame, GatewayClient
 from arbiter_gateway.markers import done_within, play_markers_through_gateway
-from arbiter_runtime.botgame import start_command
-from arbiter_runtime.session import GameSession
-from arbiter_services.launcher import Cluster, process_names, role_of
-from arbiter_services.melee import (
+from arbiter_ops.launcher import Cluster, process_names, role_of
+from arbiter_ops.melee import (
     VARIANT,
     drive,
     marker_partitions,
@@ -26,6 +24,8 @@ from arbiter_services.melee import (
     spread_game_id,
     verify_log,
 )
+from arbiter_runtime.botgame import start_command
+from arbiter_runtime.session import GameSession
 from arbiter_services.topics import STACK
 from arbiter_store import open_store
 
@@ -72,7 +72,7 @@ def test_two_resolvers_one_grand_melee(two_resolvers: Cluster) -> None:
                           max_events=MAX_EVENTS, game_id=gid, seed=7))
     stats = resolver_stats(cluster)
     # let in-flight work land, then compare against the final stored log
-    from arbiter_services.bench import drain
+    from arbiter_ops.bench import drain
     drain(cluster.store, quiet_s=2.0, limit_s=30)
     with open_store(cluster.store) as store:
         stored = store.read_stream(gid)
@@ -143,7 +143,7 @@ def test_non_interacting_stacks_end_as_the_serial_run(two_resolvers: Cluster) ->
             return await play_markers_through_gateway(GatewayClient(http), start, 300,
                                                       max_marker_turn=MARKER_TURNS)
     game = asyncio.run(go())
-    from arbiter_services.bench import drain
+    from arbiter_ops.bench import drain
     drain(cluster.store, quiet_s=1.0, limit_s=20)
     with open_store(cluster.store) as store:
         stored = store.read_stream(gid)

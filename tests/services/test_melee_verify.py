@@ -10,9 +10,9 @@ from typing import Any
 from arbiter_core.commands import RunEngineWork
 from arbiter_core.divergence import engine_marker
 from arbiter_core.state import Work
+from arbiter_ops.melee import VARIANT, verify_log
 from arbiter_runtime.botgame import make_bots, next_action, start_command
 from arbiter_runtime.session import GameSession
-from arbiter_services.melee import VARIANT, verify_log
 from arbiter_services.topics import PER_MARKER_WORK, STACK
 from arbiter_store import StoredEvent, open_store
 

@@ -119,9 +119,10 @@ def test_event_batches_split_to_fit_the_producer() -> None:
     a real broker."""
     from aiokafka import AIOKafkaConsumer  # type: ignore[import-untyped]
 
+    from arbiter_ops.tansu import TansuBroker
     from arbiter_services.app import new_broker, relay_router
     from arbiter_services.settings import Settings
-    from arbiter_services.tansu import TansuBroker, ensure_topics
+    from arbiter_services.topic_admin import ensure_topics
     from arbiter_services.topics import EVENTS
 
     def event(i: int, size: int) -> EventMessage:

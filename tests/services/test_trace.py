@@ -11,7 +11,7 @@ import httpx
 import pytest
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-from arbiter_services.launcher import Cluster
+from arbiter_ops.launcher import Cluster
 from arbiter_store import open_store
 
 from .harness import memory_system

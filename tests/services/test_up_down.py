@@ -14,10 +14,10 @@ import httpx
 import pytest
 
 from arbiter_gateway.client import GatewayClient, play_through_gateway
+from arbiter_ops.launcher import Cluster
+from arbiter_ops.tansu import free_port
 from arbiter_runtime.botgame import start_command
 from arbiter_runtime.loghash import log_hash
-from arbiter_services.launcher import Cluster
-from arbiter_services.tansu import free_port
 from arbiter_store import StoreError, open_store
 
 from .harness import reference_hash
@@ -36,7 +36,7 @@ def _alive(pid: int) -> bool:
 
 def test_up_then_down(tmp_path: Path) -> None:
     run_dir = tmp_path / "run"
-    cmd = [sys.executable, "-m", "arbiter_services"]
+    cmd = [sys.executable, "-m", "arbiter_ops"]
     ports = ["--broker-port", str(free_port()), "--gateway-port", str(free_port())]
     up = subprocess.run([*cmd, "up", "--run-dir", str(run_dir), *ports], timeout=120,
                         capture_output=True, text=True)
