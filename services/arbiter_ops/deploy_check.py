@@ -136,7 +136,7 @@ def check_compose(root: Path) -> list[str]:
 
 
 def check_dockerfile(root: Path) -> list[str]:
-    code, out = _run([tool("hadolint"), str(root / "infra" / "Dockerfile")])
+    code, out = _run([tool("hadolint"), "--no-color", str(root / "infra" / "Dockerfile")])
     return [] if code == 0 else [f"infra/Dockerfile: hadolint: {out}"]
 
 

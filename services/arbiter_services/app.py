@@ -207,6 +207,9 @@ def new_broker(s: Settings, metrics: Metrics, tracer: TracerProvider,
     disable_topic_auto_creation()
     return KafkaBroker(
         s.broker, client_id=client_id, enable_idempotence=False, linger_ms=0,
+        # faststream would create a subscriber's missing topics (1 partition, replication
+        # 1, no config) as it starts: topics are the operator's or the keeper's only
+        allow_auto_create_topics=False,
         request_timeout_ms=10_000, metadata_max_age_ms=METADATA_MAX_AGE_MS,
         max_batch_size=256 * 1024,
         middlewares=[KafkaTelemetryMiddleware(tracer_provider=tracer),

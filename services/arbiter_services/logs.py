@@ -38,6 +38,7 @@ def drop_secrets(_: Any, __: str, event: MutableMapping[str, Any]) -> MutableMap
 
 def _add_service(_: Any, __: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
     event.setdefault("service", _SERVICE[0])
+    event.pop("color_message", None)  # uvicorn's copy of the message with ANSI codes
     return event
 
 

@@ -43,6 +43,12 @@ def serve(config: uvicorn.Config) -> None:
     uvicorn.Server(config).run()
 
 
+def topic_keeper(s: Settings | None) -> TopicKeeper | None:
+    """The local broker only (ARBITER_TOPICS=keeper); where topics are the operator's
+    (the production setting) no process creates one."""
+    return TopicKeeper(s.broker) if s is not None and s.keeps_topics else None
+
+
 def asgi_app(rt: Runtime, title: str) -> ServiceApp:
     async def store_ok() -> bool:
         try:
@@ -68,8 +74,7 @@ def asgi_app(rt: Runtime, title: str) -> ServiceApp:
 
     stage_task: list[asyncio.Task[None]] = []
 
-    # the local broker only (ARBITER_TOPICS=keeper): in production the operator owns topics
-    keeper = TopicKeeper(s.broker) if s is not None and s.keeps_topics else None
+    keeper = topic_keeper(s)
 
     async def start_keeper() -> None:
         if keeper is not None:

@@ -1,5 +1,5 @@
 """The test layout (issue 11): tests live in tiers by how much of the world they need
-(`core`, `store`, `services`, `cli`, `structure`), shared helpers live in harness
+(`core`, `store`, `services`, `cli`, `structure`, `deploy`), shared helpers live in harness
 modules, and no test module imports another test module."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import ast
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parents[1]
-TIERS = {"core", "store", "services", "cli", "structure"}
+TIERS = {"core", "store", "services", "cli", "structure", "deploy"}
 
 
 def _test_modules() -> list[Path]:
