@@ -136,7 +136,8 @@ def create_app(gw: Gateway, start_broker: bool = True) -> FastAPI:
         if starting is not None:
             starting.cancel()
             await gw.link.stop()
-            await gw.broker.stop()
+            if gw.link.connected:
+                await gw.broker.stop()
         if gw.keeper is not None:
             await gw.keeper.stop()
 

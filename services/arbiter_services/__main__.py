@@ -50,10 +50,12 @@ def main(argv: list[str] | None = None) -> int:
         run_role(a.role, s.with_(store=a.store, broker=a.broker, http_port=a.http_port,
                                  http_host=a.http_host))
         return 0
+    from arbiter_services.observability import log, setup_logging
     from arbiter_services.topic_admin import wait_and_ensure
+    setup_logging("topics", s.log_level)
     config = dict(kv.split("=", 1) for kv in a.config)
     made = asyncio.run(wait_and_ensure(a.broker or s.broker, a.replication, config, a.wait))
-    print(f"created {len(made)} topics" + (f": {', '.join(made)}" if made else ""))
+    log().info("topics created", created=made, replication=a.replication, config=config)
     return 0
 
 
