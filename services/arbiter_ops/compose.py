@@ -78,16 +78,15 @@ def _kafka() -> dict[str, Any]:
 
 
 def _postgres() -> dict[str, Any]:
-    env = {"POSTGRES_USER": d.OWNER_ROLE, "POSTGRES_DB": "arbiter",
-           "POSTGRES_PASSWORD": "${ARBITER_OWNER_PASSWORD:?set it in .env}",
-           "ARBITER_APP_ROLE": d.SERVICES_ROLE,
-           "ARBITER_APP_PASSWORD": "${ARBITER_APP_PASSWORD:?set it in .env}"}
+    env = {"POSTGRES_USER": "postgres", "ARBITER_DB": "arbiter",
+           "ARBITER_OWNER_ROLE": d.OWNER_ROLE, "ARBITER_APP_ROLE": d.SERVICES_ROLE,
+           **{env: f"${{{env}:?set it in .env}}" for env, _, _ in d.DB_PASSWORDS}}
     return {"image": d.POSTGRES_IMAGE, "environment": env,
             "volumes": ["pgdata:/var/lib/postgresql/data",
                         "./infra/postgres/init-roles.sh:/docker-entrypoint-initdb.d/"
                         "10-roles.sh:ro"],
             "healthcheck": {"test": ["CMD", "pg_isready", "-U", d.OWNER_ROLE, "-d",
-                                     "arbiter"],
+                                     "arbiter", "-h", "127.0.0.1"],
                             "interval": "2s", "timeout": "3s", "retries": 30},
             "restart": "unless-stopped"}
 

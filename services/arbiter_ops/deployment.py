@@ -39,12 +39,15 @@ HTTP_PORT = 8080
 #: terminationGracePeriodSeconds are set above it
 DRAIN_S = 20
 GRACE_S = 45
-#: the database roles (their grants are the store's migrations', issue 14)
+#: the database roles (docs/security.md): the owner runs the migrations; the services'
+#: login role is a member of the group role the migrations grant to (arbiter_services)
 OWNER_ROLE = "arbiter_owner"
 SERVICES_ROLE = "arbiter_app"
+SERVICES_GROUP = "arbiter_services"
 
-#: processes that append to the store (and so may sign anchors)
-APPENDERS = SERVICES
+#: processes that append to the store and so sign anchors with the key (every one opens
+#: its store with it: arbiter_services.stores.open_service_store)
+APPENDERS = PROCESSES
 
 
 @dataclass(frozen=True)
@@ -84,8 +87,11 @@ OWNER_STORE = SecretVar("ARBITER_OWNER_STORE", "owner-store-url", ("migrate",),
                         f"postgresql://{OWNER_ROLE}:CHANGE-ME@postgres:5432/arbiter",
                         compose=f"postgresql://{OWNER_ROLE}:${{ARBITER_OWNER_PASSWORD:?set it "
                                 "in .env}@postgres:5432/arbiter")
-#: the two roles' passwords, for the PostgreSQL the deployment runs (compose, k8s dev)
-DB_PASSWORDS = (("ARBITER_OWNER_PASSWORD", "owner-password", OWNER_ROLE),
+#: the roles' passwords, for the PostgreSQL the deployment runs itself (compose, k8s dev):
+#: (environment variable, Secret key, role); `postgres` is the bootstrap superuser that
+#: makes the others (infra/postgres/init-roles.sh) and that no Arbiter process uses
+DB_PASSWORDS = (("POSTGRES_PASSWORD", "postgres-password", "postgres"),
+                ("ARBITER_OWNER_PASSWORD", "owner-password", OWNER_ROLE),
                 ("ARBITER_APP_PASSWORD", "app-password", SERVICES_ROLE))
 
 

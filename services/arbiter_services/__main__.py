@@ -43,7 +43,9 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     s = settings_mod.from_env()
     if a.cmd == "wait-store":
+        from arbiter_services.logs import setup_logging
         from arbiter_services.stores import wait_until_migrated
+        setup_logging("wait-store", s.log_level)
         return wait_until_migrated(a.store or s.store, a.timeout)
     if a.cmd == "run":
         from arbiter_services.process import run_role

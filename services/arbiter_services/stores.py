@@ -63,8 +63,6 @@ def wait_until_migrated(url: str, timeout: float, every: float = 2.0) -> int:
     """0 once the store opens without `MigrationRequired` (the migration job has run),
     1 after `timeout` seconds: a service then never starts against an old schema, and
     never migrates one itself (it connects as a role that may not)."""
-    from arbiter_services.logs import setup_logging
-    setup_logging("wait-store")
     deadline = time.monotonic() + timeout
     while True:
         try:

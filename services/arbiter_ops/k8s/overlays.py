@@ -112,15 +112,15 @@ def scaled_objects(o: Overlay) -> list[dict[str, Any]]:
 def postgres(init_roles: str) -> list[dict[str, Any]]:
     """The dev overlay's PostgreSQL 16: one pod, a volume claim, the roles' script."""
     lab = labels("arbiter-postgres")
-    env = [{"name": "POSTGRES_USER", "value": d.OWNER_ROLE},
-           {"name": "POSTGRES_DB", "value": "arbiter"},
+    env = [{"name": "POSTGRES_USER", "value": "postgres"},
            {"name": "PGDATA", "value": "/var/lib/postgresql/data/pgdata"},
+           {"name": "ARBITER_DB", "value": "arbiter"},
+           {"name": "ARBITER_OWNER_ROLE", "value": d.OWNER_ROLE},
            {"name": "ARBITER_APP_ROLE", "value": d.SERVICES_ROLE},
-           *({"name": env_name if env_name != "ARBITER_OWNER_PASSWORD" else
-              "POSTGRES_PASSWORD",
-              "valueFrom": {"secretKeyRef": {"name": SECRET, "key": key}}}
+           *({"name": env_name, "valueFrom": {"secretKeyRef": {"name": SECRET, "key": key}}}
              for env_name, key, _ in d.DB_PASSWORDS)]
-    probe = {"exec": {"command": ["pg_isready", "-U", d.OWNER_ROLE, "-d", "arbiter"]},
+    probe = {"exec": {"command": ["pg_isready", "-U", d.OWNER_ROLE, "-d", "arbiter", "-h",
+                                  "127.0.0.1"]},
              "periodSeconds": 5, "timeoutSeconds": 3, "failureThreshold": 6}
     c = {"name": "postgres", "image": d.POSTGRES_IMAGE, "env": env,
          "ports": [{"name": "postgres", "containerPort": 5432}],
