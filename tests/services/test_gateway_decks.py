@@ -63,6 +63,17 @@ def test_game_creation_with_deck_lists(run_on: Runner) -> None:
             assert "Shock: 100.2a: 5 copies" in five
             side = await refused(http, body(f"{gid}-3", {"A": BOROS + "11 Island\n"}))
             assert "100.4a" in side
+            rules = {"100.2": "Lightnig Bolt: 100.2: no Magic card has this name",
+                     "100.4a": "Shock: 100.4a: 5 copies in the deck and sideboard",
+                     "108.2a": "Akoum: 108.2a: a plane is not a traditional Magic card",
+                     "103.2b": "deck: 103.2b: 2 cards in the Companion section"}
+            extra = {"100.2": "Deck\n1 Lightnig Bolt\n", "100.4a": "Sideboard\n1 Shock\n",
+                     "108.2a": "Deck\n1 Akoum\n",
+                     "103.2b": "Companion\n1 Lurrus of the Dream-Den\n1 Jegantha, the "
+                               "Wellspring\n"}
+            for rule, says in rules.items():
+                reason = await refused(http, body(f"{gid}-3", {"A": BOROS + extra[rule]}))
+                assert says in reason, (rule, reason)
             goyf = await refused(http, body(f"{gid}-3", {"A": BOROS + "Deck\n1 Tarmogoyf\n"}))
             assert "Tarmogoyf: engine: not implemented" in goyf
             line = await refused(http, body(f"{gid}-3", {"A": "4 Shock\nfour Fog\n"}))
