@@ -2,6 +2,7 @@
 
     python -m benchmarks.engine [--games 20] [--players 4] [--seed 1]
     python -m benchmarks.engine --grand-melee 100 [--seed 3]   # one large game to its end
+    python -m benchmarks.engine --against REV [--rounds 5] [--games 4]  # this tree / REV
 
 Each game is played twice, side by side in one run:
 
@@ -15,6 +16,12 @@ two runs must end in the same state (their hashes are compared). The figures are
 engine actions per second (player commands + engine work commands), events per second
 and games per minute, for both, and the ratio store/pure.
 
+`--against REV` compares two source trees instead (`benchmarks/against.py`): REV's
+`libs` (exported with `git archive`) and this tree's, each in its own subprocess running
+the pure-core workload (`benchmarks/engine_workload.py`), alternately for `--rounds`
+rounds; it prints each round and the median ratio of pure-core events per CPU second,
+this tree / REV (and the wall-clock ratio beside it).
+
 A seed whose board explodes (Krenko, Mob Boss doubles its Goblins every turn and the
 random bots rarely attack with everything) would run for hours; a game whose
 battlefield passes `--max-permanents` is dropped, reported, and the next seed is played
@@ -24,23 +31,20 @@ instead, so the run still measures `--games` complete games.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from rich.console import Console
 from rich.table import Table
 
-from arbiter_core.commands import Command, PlayerSetup, RunEngineWork, StartGame
-from arbiter_core.decide import decide
-from arbiter_core.evolve import apply, empty_state
+from arbiter_core.commands import StartGame
 from arbiter_core.hashing import state_hash
-from arbiter_core.state import GameState, Work
-from arbiter_runtime.bots import RandomBot
-from arbiter_runtime.decks import deck_for_seat
-from arbiter_runtime.play import MAX_TURNS, play_bot_game, waiting_players
+from arbiter_runtime.play import play_bot_game
 from arbiter_runtime.session import GameSession
 from arbiter_store import open_store
+from benchmarks import against
+from benchmarks.engine_workload import GameDropped, GameRun, drive, run_pure, start_command
 
 
 @dataclass
@@ -65,58 +69,6 @@ class Tally:
         return 60.0 * self.per_second(self.games)
 
 
-@dataclass(frozen=True)
-class GameRun:
-    player_commands: int
-    engine_commands: int
-    events: int
-    seconds: float
-    state_hash: str
-
-
-def start_command(game_id: str, players: int, seed: int) -> StartGame:
-    """The StartGame of `play_bot_game` (random seating, the preconstructed decks)."""
-    names = [f"P{i + 1}" for i in range(players)]
-    return StartGame(
-        game_id=game_id, variant="free_for_all" if players > 2 else "two_player", seed=seed,
-        random_seating=True,
-        players=[PlayerSetup(name=n, deck=deck_for_seat(i)) for i, n in enumerate(names)])
-
-
-class GameDropped(Exception):
-    """The game was abandoned (its board exploded, or it did not end)."""
-
-
-def drive(start: StartGame, execute: Callable[[Command], int],
-          state: Callable[[], GameState], max_permanents: int) -> tuple[int, int, int]:
-    """The bot-game loop of `play_bot_game`. `execute` runs a command and returns how
-    many events it made. Returns (player commands, engine commands, events)."""
-    events = execute(start)
-    bots = {p.name: RandomBot(start.seed * 1000 + i) for i, p in enumerate(start.players)}
-    player_commands = engine_commands = 0
-    while not state().game_over:
-        s = state()
-        marker = next((m.number for m in s.markers.values() if isinstance(m.pending, Work)),
-                      None)
-        if marker is not None:
-            events += execute(RunEngineWork(marker=marker))
-            engine_commands += 1
-            continue
-        if s.turns_taken > MAX_TURNS:
-            raise GameDropped(f"did not end in {MAX_TURNS} turns")
-        if len(s.battlefield) > max_permanents:
-            raise GameDropped(f"{len(s.battlefield)} permanents on turn {s.turns_taken}")
-        for player in waiting_players(s):
-            action = bots[player].choose(s, player)
-            if action is not None:
-                events += execute(action)
-                player_commands += 1
-                break
-        else:
-            raise RuntimeError(f"game {start.game_id}: no player can act")
-    return player_commands, engine_commands, events
-
-
 def run_with_store(start: StartGame, max_permanents: int) -> GameRun:
     with open_store(":memory:") as store:
         session = GameSession(store, start.game_id)
@@ -125,21 +77,6 @@ def run_with_store(start: StartGame, max_permanents: int) -> GameRun:
                                         lambda: session.state, max_permanents)
         seconds = time.perf_counter() - began
     return GameRun(players, engine, events, seconds, state_hash(session.state))
-
-
-def run_pure(start: StartGame, max_permanents: int) -> GameRun:
-    s = empty_state()
-
-    def execute(command: Command) -> int:
-        made = decide(s, command)
-        for e in made:
-            apply(s, e)
-        return len(made)
-
-    began = time.perf_counter()
-    players, engine, events = drive(start, execute, lambda: s, max_permanents)
-    seconds = time.perf_counter() - began
-    return GameRun(players, engine, events, seconds, state_hash(s))
 
 
 def add(tally: Tally, run: GameRun) -> None:
@@ -206,7 +143,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--grand-melee", type=int, metavar="PLAYERS",
                         help="instead: time one Grand Melee game of PLAYERS (10-100) to its "
                              "end, seed --seed (100 players: a few minutes)")
+    parser.add_argument("--against", metavar="REV",
+                        help="instead: this tree's pure-core events/s over REV's, run "
+                             "alternately in subprocesses (default 4 games a run)")
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="with --against: rounds of (this tree, REV) (default 5)")
+    parser.add_argument("--min-ratio", type=float,
+                        help="with --against: exit 1 if the median ratio is below this")
     args = parser.parse_args(argv)
+    if args.against is not None:
+        games = args.games if "--games" in (argv if argv is not None else sys.argv) else 4
+        if args.rounds < 1 or games < 1:
+            parser.error("need --rounds >= 1 and --games >= 1")
+        return against.main(args.against, args.rounds, games, args.players, args.seed,
+                            args.max_permanents, args.min_ratio, Console(width=120))
     if args.grand_melee is not None:
         if not 10 <= args.grand_melee <= 100:
             parser.error("--grand-melee takes 10 to 100 players")

@@ -7,11 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from arbiter_core import events as ev
-from arbiter_core.commands import Command, PositionPlayer, RunEngineWork, SetUpPosition
+from arbiter_core.commands import Command, PositionPlayer, SetUpPosition
 from arbiter_core.decide import decide
-from arbiter_core.divergence import engine_marker
 from arbiter_core.events import CardSetup
 from arbiter_core.evolve import apply, empty_state
+from arbiter_core.shell_loop import LOOP, Step
 from arbiter_core.state import Decision, GameState
 from arbiter_scenarios import actions as act
 from arbiter_scenarios.model import parse
@@ -37,10 +37,12 @@ class Game:
 
     def settle(self) -> list[ev.Event]:
         out: list[ev.Event] = []
-        while (marker := engine_marker(self.s)) is not None:
-            for e in decide(self.s, RunEngineWork(marker=marker)):
-                apply(self.s, e)
-                out.append(e)
+
+        def commit(step: Step) -> list[ev.Event]:
+            out.extend(step.events)
+            return step.events
+
+        LOOP.run_engine(self.s, commit)
         self.log += out
         return out
 

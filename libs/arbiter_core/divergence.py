@@ -14,6 +14,10 @@ the current engine owes no work. Without it, batches are inferred from the state
 A log that ends in the middle of an engine batch (a prefix) is compared as far as it
 goes.
 
+The engine batches go through the one shell loop (`shell_loop.ShellLoop.run_engine`), as
+in the embedded session and the services: this check's commit compares the step's
+events with the stored ones and returns the stored ones to apply.
+
 Pure: no I/O, clock or randomness (the engine's randomness is seeded by the state).
 """
 
@@ -24,12 +28,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from arbiter_core.commands import RunEngineWork
-from arbiter_core.decide import decide
 from arbiter_core.errors import ArbiterError
 from arbiter_core.events import Event, StateCheckpointed
 from arbiter_core.evolve import apply, empty_state
 from arbiter_core.hashing import state_hash
-from arbiter_core.state import GameState, Work
+from arbiter_core.shell_loop import LOOP, ShellLoop, Step, owed_marker, owed_work
+from arbiter_core.state import GameState
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,26 +71,22 @@ def dump(event: Event) -> dict[str, Any]:
     return event.model_dump(mode="json")
 
 
-def engine_marker(state: GameState) -> int | None:
-    """The marker whose pending work the engine does next (as the embedded session)."""
-    if state.game_over:
-        return None
-    for m in state.markers.values():
-        if isinstance(m.pending, Work):
-            return m.number
-    return None
+class _Diverged(Exception):
+    def __init__(self, divergence: Divergence) -> None:
+        super().__init__(divergence.reason)
+        self.divergence = divergence
 
 
-def _owing_marker(state: GameState, stored: Event, default: int) -> int:
+def _owing_marker(loop: ShellLoop, state: GameState, stored: Event, default: int) -> int:
     """With several markers owing work (Grand Melee with separate resolver processes),
     the stored batch may come from any of them: the one whose work makes the stored
     event. Falls back to the lowest-numbered one."""
-    owing = [m.number for m in state.markers.values() if isinstance(m.pending, Work)]
+    owing = [number for number, _ in owed_work(state)]
     if len(owing) < 2:
         return default
     for number in owing:
         try:
-            made = decide(state, RunEngineWork(marker=number))
+            made = loop.decide(state, RunEngineWork(marker=number))
         except Exception:  # not this marker's batch
             continue
         if made and dump(made[0]) == dump(stored):
@@ -95,81 +95,114 @@ def _owing_marker(state: GameState, stored: Event, default: int) -> int:
 
 
 def redecide(events: Sequence[Event], engine_made: Sequence[bool] | None = None,
-             ) -> Divergence | None:
+             loop: ShellLoop = LOOP) -> Divergence | None:
     """The first divergence of the current engine from the stored `events`, or None."""
-    return walk(events, engine_made)[1]
+    return walk(events, engine_made, loop)[1]
 
 
 first_divergence = redecide
 
 
+class _Walk:
+    """The check's side of the shell loop over one log: where it is, and its commit."""
+
+    def __init__(self, events: Sequence[Event], engine_made: Sequence[bool] | None,
+                 loop: ShellLoop) -> None:
+        self.events, self.engine_made, self.loop = events, engine_made, loop
+        self.i = 0
+        self.batches: list[Batch] = []
+        self.marker: int | None = None
+        self.kind: str | None = None
+
+    def stop(self, _state: GameState) -> bool:
+        """The log ends, or its next event is not the engine's."""
+        return self.i >= len(self.events) or (self.engine_made is not None
+                                              and not self.engine_made[self.i])
+
+    def pick(self, state: GameState, default: int) -> int:
+        self.marker = _owing_marker(self.loop, state, self.events[self.i], default)
+        pending = state.markers[self.marker].pending
+        self.kind = getattr(pending, "kind", None)
+        return self.marker
+
+    def commit(self, step: Step) -> Sequence[Event]:
+        """Compare the engine's events with the stored ones; return the stored ones."""
+        events, i, kind, marker = self.events, self.i, step.work, step.marker
+        for k, made in enumerate(step.events):
+            j = i + k
+            if j >= len(events):
+                break  # the log is a prefix: compared as far as it goes
+            if self.engine_made is not None and not self.engine_made[j]:
+                raise _Diverged(_diverged(events, j, kind, marker, made,
+                                          f"{kind}: the current engine makes more "
+                                          f"events than the log has"))
+            if dump(made) != dump(events[j]):
+                raise _Diverged(_diverged(events, j, kind, marker, made,
+                                          f"{kind}: the engine makes {made.type}, "
+                                          f"the log has {events[j].type}"))
+        end = min(i + len(step.events), len(events))
+        self.batches.append(Batch(i, end, kind, marker))
+        self.i = end
+        if not step.events:  # nothing made and the work still owed: the engine stalls
+            raise _Diverged(_diverged(events, end, kind, marker, None,
+                                      f"{kind}: the current engine makes no events"))
+        return events[i:end]
+
+    def run_engine(self, state: GameState) -> Divergence | None:
+        """The engine batches from here until a player's event (or the log's end)."""
+        try:
+            self.loop.run_engine(state, self.commit, stop=self.stop, pick=self.pick)
+        except _Diverged as d:
+            return d.divergence
+        except ArbiterError as e:
+            return _diverged(self.events, self.i, self.kind, self.marker, None,
+                             f"the current engine refuses {self.kind}: {e}")
+        except Exception as e:  # an engine defect on this state is a divergence too
+            return _diverged(self.events, self.i, self.kind, self.marker, None,
+                             f"the current engine fails on {self.kind}: "
+                             f"{type(e).__name__}: {e}")
+        return None
+
+
 def walk(events: Sequence[Event], engine_made: Sequence[bool] | None = None,
-         ) -> tuple[list[Batch], Divergence | None]:
+         loop: ShellLoop = LOOP) -> tuple[list[Batch], Divergence | None]:
     """Split the log into batches, re-deciding every engine batch; stops at the first
     divergence (the batches before it are returned with it)."""
     if engine_made is not None and len(engine_made) != len(events):
         raise ValueError("engine_made must have one flag per event")
     state = empty_state()
-    batches: list[Batch] = []
-    i, n = 0, len(events)
+    w = _Walk(events, engine_made, loop)
+    n = len(events)
     player_start: int | None = None
-    while i < n:
-        marker = engine_marker(state)
-        by_engine = engine_made[i] if engine_made is not None else marker is not None
-        if marker is None or not by_engine:
+    while w.i < n:
+        i = w.i
+        owed = owed_marker(state) is not None
+        by_engine = engine_made[i] if engine_made is not None else owed
+        if not owed or not by_engine:
             if by_engine and engine_made is not None:
-                return batches, _diverged(events, i, None, None, None,
-                                          "the log has an engine event here, but the "
-                                          "current engine owes no work")
+                return w.batches, _diverged(events, i, None, None, None,
+                                            "the log has an engine event here, but the "
+                                            "current engine owes no work")
             if player_start is None:
                 player_start = i
             stored = events[i]
             if (isinstance(stored, StateCheckpointed) and stored.algorithm == "text-sha256"
                     and stored.state_hash != state_hash(state)):
-                return batches, _diverged(events, i, None, None, None,
-                                          "the rebuilt state's hash differs from the "
-                                          "stored checkpoint")
+                return w.batches, _diverged(events, i, None, None, None,
+                                            "the rebuilt state's hash differs from the "
+                                            "stored checkpoint")
             apply(state, stored)
-            i += 1
+            w.i += 1
             continue
         if player_start is not None:
-            batches.append(Batch(player_start, i))
+            w.batches.append(Batch(player_start, i))
             player_start = None
-        marker = _owing_marker(state, events[i], marker)
-        pending = state.markers[marker].pending
-        kind = pending.kind if isinstance(pending, Work) else None
-        try:
-            produced = decide(state, RunEngineWork(marker=marker))
-        except ArbiterError as e:
-            return batches, _diverged(events, i, kind, marker, None,
-                                      f"the current engine refuses {kind}: {e}")
-        except Exception as e:  # an engine defect on this state is a divergence too
-            return batches, _diverged(events, i, kind, marker, None,
-                                      f"the current engine fails on {kind}: "
-                                      f"{type(e).__name__}: {e}")
-        for k, made in enumerate(produced):
-            j = i + k
-            if j >= n:
-                break  # the log is a prefix: compared as far as it goes
-            if engine_made is not None and not engine_made[j]:
-                return batches, _diverged(events, j, kind, marker, made,
-                                          f"{kind}: the current engine makes more "
-                                          f"events than the log has")
-            if dump(made) != dump(events[j]):
-                return batches, _diverged(events, j, kind, marker, made,
-                                          f"{kind}: the engine makes {made.type}, "
-                                          f"the log has {events[j].type}")
-        end = min(i + len(produced), n)
-        for stored in events[i:end]:
-            apply(state, stored)
-        batches.append(Batch(i, end, kind, marker))
-        i = end
-        if not produced:  # nothing made and the work still owed: the engine stalls
-            return batches, _diverged(events, i, kind, marker, None,
-                                      f"{kind}: the current engine makes no events")
+        divergence = w.run_engine(state)
+        if divergence is not None:
+            return w.batches, divergence
     if player_start is not None:
-        batches.append(Batch(player_start, n))
-    return batches, None
+        w.batches.append(Batch(player_start, n))
+    return w.batches, None
 
 
 def _diverged(events: Sequence[Event], index: int, work: str | None, marker: int | None,

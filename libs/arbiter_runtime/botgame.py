@@ -10,7 +10,8 @@ so the same seed gives the same log (`run_in_process` is the reference).
 from __future__ import annotations
 
 from arbiter_core.commands import PlayerCommand, PlayerSetup, StartGame
-from arbiter_core.state import GameState, Work
+from arbiter_core.shell_loop import owed_marker
+from arbiter_core.state import GameState
 from arbiter_runtime.bots import RandomBot
 from arbiter_runtime.decks import deck_for_seat
 from arbiter_runtime.play import MAX_TURNS, MAX_TURNS_PER_PLAYER, waiting_players
@@ -39,8 +40,7 @@ def make_bots(start: StartGame) -> dict[str, RandomBot]:
 
 def engine_idle(state: GameState) -> bool:
     """The engine owes no work: the game waits for a player (or is over)."""
-    return state.game_over or not any(isinstance(m.pending, Work)
-                                      for m in state.markers.values())
+    return owed_marker(state) is None
 
 
 def next_action(state: GameState, bots: dict[str, RandomBot]) -> PlayerCommand | None:

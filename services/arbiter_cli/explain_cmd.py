@@ -20,7 +20,8 @@ from arbiter_core import events as ev
 from arbiter_core.divergence import walk
 from arbiter_core.evolve import empty_state
 from arbiter_core.layers import is_creature
-from arbiter_core.state import GameState, Work
+from arbiter_core.shell_loop import owed_work
+from arbiter_core.state import GameState
 
 MAX_LISTED = 4
 
@@ -219,10 +220,7 @@ def explain_rows(log: Log) -> list[dict[str, Any]]:
 def _pending_work(state: GameState) -> str | None:
     """The engine work the state owes (used past a divergence, where batches are not
     known)."""
-    for m in state.markers.values():
-        if isinstance(m.pending, Work):
-            return m.pending.kind
-    return None
+    return next((kind for _, kind in owed_work(state)), None)
 
 
 def render_rows(rows: list[dict[str, Any]], title: str) -> Table:

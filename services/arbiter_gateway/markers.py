@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from arbiter_core.commands import PlayerCommand, StartGame
-from arbiter_core.state import Decision, GameState, Priority, Work
+from arbiter_core.shell_loop import owed_marker
+from arbiter_core.state import Decision, GameState, Priority
 from arbiter_gateway.client import DistributedGame, GatewayClient, GatewayError, stored
 from arbiter_runtime.botgame import make_bots
 from arbiter_runtime.play import MAX_TURNS, MAX_TURNS_PER_PLAYER
@@ -112,9 +113,9 @@ async def play_markers_through_gateway(client: GatewayClient, start: StartGame,
 def done_within(state: GameState, max_marker_turn: int) -> bool:
     """The engine owes no work and no marker in a turn up to `max_marker_turn` waits for
     a player: where a drive bounded by marker turns stops (the embedded loop too)."""
+    if owed_marker(state) is not None:
+        return False
     for m in state.markers.values():
-        if isinstance(m.pending, Work):
-            return False
         if isinstance(m.pending, Priority | Decision) and m.turn <= max_marker_turn:
             return False
     return True

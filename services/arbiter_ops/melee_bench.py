@@ -29,7 +29,7 @@ from pathlib import Path
 import httpx
 
 from arbiter_core.commands import RunEngineWork
-from arbiter_core.divergence import engine_marker
+from arbiter_core.shell_loop import owed_marker
 from arbiter_gateway.client import GatewayClient
 from arbiter_gateway.markers import play_markers_through_gateway
 from arbiter_ops.bench import drain
@@ -93,7 +93,7 @@ def reference_length(players: int, seed: int, cap_s: float, game_id: str
         bots = make_bots(start)
         kinds: Counter[str] = Counter()
         while not session.state.game_over and time.perf_counter() - t0 < cap_s:
-            marker = engine_marker(session.state)
+            marker = owed_marker(session.state)
             if marker is not None:
                 pending = session.state.markers[marker].pending
                 kinds[getattr(pending, "kind", "?")] += 1

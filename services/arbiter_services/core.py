@@ -8,7 +8,9 @@ A thin shell over the pure core (`decide`), for a batch of consumed messages at 
    (the command kind's consumer; for work, its owner), decide, apply the events to the
    scratch state. A work message makes the service do all the work of its kinds the game
    owes (game-wide services: on every marker; the stack resolver: on the message's
-   marker), one `decide(state, RunEngineWork(marker))` after another;
+   marker), one `decide(state, RunEngineWork(marker))` after another. Deciding and
+   applying go through the one shell loop (`arbiter_core.shell_loop`): its commit adds
+   the step to the game's group, and the owner's work is `owed_marker(owner=)`'s;
 3. append everything decided for the game at once, with the expected version. Every
    decided batch keeps its own metadata (`append_id`, `command_id` or `work_id`), so the
    stored log is a sequence of exactly what `decide` returned (`melee.verify_log`);
@@ -45,12 +47,12 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
-from arbiter_core.commands import COMMAND_ADAPTER, Command, RunEngineWork
-from arbiter_core.decide import WORK_OWNERS, decide
+from arbiter_core.commands import COMMAND_ADAPTER, Command
+from arbiter_core.decide import WORK_OWNERS
 from arbiter_core.errors import InvalidCommand, RuleViolation
 from arbiter_core.events import Event
-from arbiter_core.evolve import apply
-from arbiter_core.state import GameState, Work
+from arbiter_core.shell_loop import LOOP, ShellLoop, Step, apply_all
+from arbiter_core.state import GameState
 from arbiter_runtime import snapshots
 from arbiter_runtime.audit import CommandRejected, record_rejection, rejected
 from arbiter_runtime.codec import to_new_event
@@ -101,24 +103,40 @@ class _Round:
     first_id: str | None = None
     _rejected: dict[str, CommandRejected] | None = None
 
-    def add(self, events: list[Event], meta: dict[str, Any], append_key: str) -> None:
+    def add(self, events: list[Event], meta: dict[str, Any], append_key: str) -> list[Event]:
+        """A step of the loop, kept for the group's append (the loop's commit)."""
         meta = {**meta, "append_id": new_append_id()}
         self.events.extend(to_new_event(e, meta) for e in events)
-        with STAGES.timed("evolve"):
-            for e in events:
-                apply(self.state, e)
         if self.first_id is None:
             self.first_id = append_key
+        return events
+
+
+def timed_apply(state: GameState, events: Sequence[Event]) -> None:
+    """The loop's apply, timed as the `evolve` stage."""
+    with STAGES.timed("evolve"):
+        apply_all(state, events)
+
+
+def shared_decide(state: GameState, command: Command) -> list[Event]:
+    """The shared loop's decide (looked up at each call: a test may replace it)."""
+    return LOOP.decide(state, command)
+
+
+#: the shared loop's decide, with its apply timed
+SERVICE_LOOP = ShellLoop(shared_decide, timed_apply)
 
 
 class ServiceCore:
     """The decide-and-append loop of one service (`name` is its owner name)."""
 
     def __init__(self, name: str, store: EventStore, cache: ProjectionCache | None = None,
-                 service_id: str = "", snapshot_every: int | None = None) -> None:
+                 service_id: str = "", snapshot_every: int | None = None,
+                 loop: ShellLoop = SERVICE_LOOP) -> None:
         """`snapshot_every`: events between snapshots (None: `snapshots.snapshot_every`
-        of the game's players; 0: never)."""
+        of the game's players; 0: never). `loop`: the shell loop (a test's)."""
         self.name = name
+        self.loop = loop
         self.store = store
         self.cache = cache or ProjectionCache(store)
         self.service_id = service_id or name
@@ -284,20 +302,23 @@ class ServiceCore:
             return self._reject(r, env, ctype, "stale_version",
                                 f"the game is at version {r.state.version}, not "
                                 f"{env.expected_version}")
+
+        def commit(step: Step) -> list[Event]:
+            meta = self._meta(step.command.type, env.command_id, env.correlation_id or
+                              env.command_id, env.causation_id or env.command_id, trace,
+                              actor=env.actor)
+            return r.add(step.events, meta, env.command_id)
+
         try:
-            events = decide(r.state, command)
+            step = self.loop.step(r.state, command, commit)
         except RuleViolation as e:
             return self._reject(r, env, ctype, "rule_violation", e.message, rule=e.rule)
         except InvalidCommand as e:
             return self._reject(r, env, ctype, "invalid_command", e.message, field=e.field)
-        meta = self._meta(command.type, env.command_id, env.correlation_id or
-                          env.command_id, env.causation_id or env.command_id, trace,
-                          actor=env.actor)
-        r.add(events, meta, env.command_id)
         r.decided.add(env.command_id)
-        if events:
+        if step.events:
             r.applied_ids[env.command_id] = r.state.version
-        return Outcome("applied", r.state.version, len(events))
+        return Outcome("applied", r.state.version, len(step.events))
 
     def _reject(self, r: _Round, env: CommandEnvelope, ctype: str, code: str, reason: str,
                 rule: str | None = None, field: str | None = None) -> Outcome:
@@ -319,32 +340,23 @@ class ServiceCore:
         scratch state; `stale` if none is owed."""
         if WORK_OWNERS.get(item.kind) != self.name:
             return Outcome("not_mine", r.state.version)
-        only = item.marker if item.kind in PER_MARKER_WORK else None
-        n = events = 0
-        while n < MAX_WORK_BATCHES and (marker := self.owed_marker(r.state, only)):
-            pending = r.state.markers[marker].pending
-            assert isinstance(pending, Work)
+        made = 0
+
+        def commit(step: Step) -> list[Event]:
+            nonlocal made
             # the work id names the version decided at: the same append as any other
             # message for that work at that version (the store deduplicates)
-            work_id = f"{item.game_id}:{r.state.version}:{pending.kind}:{marker}"
-            decided = decide(r.state, RunEngineWork(marker=marker))
+            work_id = f"{item.game_id}:{step.version}:{step.work}:{step.marker}"
             meta = self._meta("RunEngineWork", None, item.correlation_id or item.work_id,
                               item.causation_id or item.work_id, trace, work_id=work_id,
-                              work=pending.kind)
-            r.add(decided, meta, work_id)
-            n += 1
-            events += len(decided)
-        return Outcome("applied" if n else "stale", r.state.version, events)
+                              work=step.work)
+            made += len(step.events)
+            return r.add(step.events, meta, work_id)
 
-    def owed_marker(self, s: GameState, only: int | None = None) -> int | None:
-        """The lowest marker (or `only`) whose pending work this service owns."""
-        if s.game_over:
-            return None
-        for m in s.markers.values():
-            if ((only is None or m.number == only) and isinstance(m.pending, Work)
-                    and WORK_OWNERS.get(m.pending.kind) == self.name):
-                return m.number
-        return None
+        only = item.marker if item.kind in PER_MARKER_WORK else None
+        n = self.loop.run_engine(r.state, commit, owner=self.name, only=only,
+                                 limit=MAX_WORK_BATCHES)
+        return Outcome("applied" if n else "stale", r.state.version, made)
 
     # ------------------------------------------------------------------ helpers
 

@@ -26,8 +26,8 @@ import anyio
 from opentelemetry.sdk.trace import TracerProvider
 from pydantic import BaseModel
 
+from arbiter_core import shell_loop
 from arbiter_core.decide import WORK_OWNERS
-from arbiter_core.state import Work
 from arbiter_runtime.audit import AUDIT_PREFIX, is_game_stream
 from arbiter_runtime.projection import ProjectionCache
 from arbiter_services import profiling
@@ -60,16 +60,16 @@ def owed_work(cache: ProjectionCache, game_id: str, meta: dict[str, Any]) -> lis
     lowest marker: the owner does all of its kinds the game owes) and one per marker
     with per-marker work (the stack resolver's, keyed `game:marker`)."""
     s = cache.peek(game_id).state
-    if s.game_over or not s.started:
+    if not s.started:
         return []
     out: dict[WorkKey, WorkItem] = {}
-    for m in s.markers.values():
-        if isinstance(m.pending, Work) and m.pending.kind in WORK_OWNERS:
-            key = work_key_of(m.pending.kind, m.number)
+    for marker, kind in shell_loop.owed_work(s):
+        if kind in WORK_OWNERS:
+            key = work_key_of(kind, marker)
             if key not in out:
                 out[key] = WorkItem(
-                    game_id=game_id, marker=m.number, version=s.version,
-                    kind=m.pending.kind, owner=WORK_OWNERS[m.pending.kind],
+                    game_id=game_id, marker=marker, version=s.version,
+                    kind=kind, owner=WORK_OWNERS[kind],
                     correlation_id=meta.get("correlation_id"),
                     causation_id=meta.get("command_id") or meta.get("work_id"))
     return list(out.values())

@@ -17,6 +17,7 @@ from arbiter_cli.main import app
 from arbiter_core import events as ev
 from arbiter_core.commands import Command
 from arbiter_core.decide import decide as real_decide
+from arbiter_core.shell_loop import LOOP
 from arbiter_core.state import GameState
 from arbiter_core.version import ENGINE_VERSION
 
@@ -53,7 +54,7 @@ def test_other_engine_reports_first_divergent_event(db: Path,
         return [e.model_copy(update={"amount": e.amount + 1})
                 if isinstance(e, ev.DamageDealt) else e for e in real_decide(state, command)]
 
-    monkeypatch.setattr("arbiter_core.divergence.decide", other_engine)
+    monkeypatch.setattr(LOOP, "decide", other_engine)  # the shared shell loop's
     monkeypatch.setattr(check_cmd, "ENGINE_VERSION", "9.9.9")
     result = check(db, "--json")
     assert result.exit_code == 1, result.output

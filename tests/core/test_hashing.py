@@ -24,7 +24,8 @@ from arbiter_core.commands import Command, PlayerSetup, RunEngineWork, StartGame
 from arbiter_core.decide import decide
 from arbiter_core.evolve import apply, empty_state
 from arbiter_core.hashing import canonical, state_hash
-from arbiter_core.state import GameState, Work
+from arbiter_core.shell_loop import owed_marker
+from arbiter_core.state import GameState
 from arbiter_runtime import snapshots
 from arbiter_runtime.bots import RandomBot
 from arbiter_runtime.decks import deck_for_seat
@@ -109,8 +110,7 @@ def played(variant: str, players: int, seed: int, events: int, every: int
                  for i, n in enumerate(names)]))
     bots = {n: RandomBot(seed * 1000 + i) for i, n in enumerate(names)}
     while not s.game_over and s.version < events:
-        marker = next((m.number for m in s.markers.values() if isinstance(m.pending, Work)),
-                      None)
+        marker = owed_marker(s)
         if marker is not None:
             yield from run(RunEngineWork(marker=marker))
             continue

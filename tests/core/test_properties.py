@@ -65,7 +65,8 @@ from arbiter_core.hashing import state_hash
 from arbiter_core.layers import definition
 from arbiter_core.legal import legal_actions
 from arbiter_core.rules_index import is_rule
-from arbiter_core.state import Decision, GameState, Priority, Work
+from arbiter_core.shell_loop import owed_work
+from arbiter_core.state import Decision, GameState, Priority
 from arbiter_runtime.bots import RandomBot
 from arbiter_runtime.codec import from_stored
 from arbiter_runtime.decks import deck_for_seat
@@ -473,8 +474,9 @@ def probe(play: Playout) -> None:
         if kind not in ("legend_rule", "discard"):
             expect_rejected(play, ChooseObjects(player=p, choices=[]), "choice not asked")
 
-    for number, m in s.markers.items():
-        if not isinstance(m.pending, Work):
+    owing = {number for number, _ in owed_work(s)}
+    for number in s.markers:
+        if number not in owing:
             expect_rejected(play, RunEngineWork(marker=number), "engine owes no work")
     expect_rejected(play, RunEngineWork(marker=max(s.markers, default=0) + 7), "no marker")
     expect_rejected(play, PassPriority(player="Nobody"), "no such player")

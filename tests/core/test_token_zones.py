@@ -23,16 +23,16 @@ from arbiter_core.commands import (
 from arbiter_core.decide import decide
 from arbiter_core.events import CardSetup
 from arbiter_core.evolve import apply, empty_state
-from arbiter_core.state import GameState, Work
+from arbiter_core.shell_loop import owed_marker
+from arbiter_core.state import GameState
 
 
 def _do(s: GameState, command: Command) -> list[ev.Event]:
     out = decide(s, command)
     for e in out:
         apply(s, e)
-    while (m := next((m for m in s.markers.values() if isinstance(m.pending, Work)),
-                     None)) is not None:
-        for e in decide(s, RunEngineWork(marker=m.number)):
+    while (m := owed_marker(s)) is not None:
+        for e in decide(s, RunEngineWork(marker=m)):
             apply(s, e)
             out.append(e)
     return out

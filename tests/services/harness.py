@@ -1,5 +1,6 @@
 """Running the services for tests: all in memory (TestKafkaBroker) behind a real
-loopback HTTP server, or as processes against a real Tansu broker (`Cluster`)."""
+loopback HTTP server, or as processes against a real Tansu broker (`Cluster`); or the
+services' handler cores alone, driven inline (`play`, `drive`)."""
 
 from __future__ import annotations
 
@@ -13,15 +14,23 @@ import uvicorn
 from faststream.kafka import TestKafkaBroker
 from opentelemetry.sdk.trace.export import SpanExporter
 
+from arbiter_core.commands import StartGame
+from arbiter_core.decide import WORK_OWNERS
+from arbiter_core.shell_loop import owed_work
+from arbiter_core.state import GameState
 from arbiter_gateway.server import build_gateway
 from arbiter_ops.tansu import free_port
-from arbiter_runtime.botgame import run_in_process, start_command
+from arbiter_runtime.botgame import make_bots, next_action, run_in_process, start_command
 from arbiter_runtime.loghash import log_hash
+from arbiter_runtime.projection import GameProjection
 from arbiter_services.app import Runtime, build_runtime
 from arbiter_services.checkpoint import StoreCheckpoints
+from arbiter_services.core import ORGANIZER, ServiceCore
+from arbiter_services.messages import CommandEnvelope, WorkItem
 from arbiter_services.observability import setup_tracing
 from arbiter_services.process import ROLES
 from arbiter_services.settings import Settings
+from arbiter_services.topics import COMMAND_CONSUMERS, VARIANTS
 from arbiter_store import EventStore, open_store
 
 SECRET = b"test-secret-test-secret-test-secret"
@@ -76,3 +85,44 @@ def reference_hash(game_id: str, players: int, seed: int, deck_size: int | None)
     with open_store(":memory:") as ref:
         run_in_process(ref, start_command(game_id, players, seed, deck_size=deck_size))
         return log_hash(ref.read_stream(game_id))
+
+
+def play(store: EventStore, cs: dict[str, ServiceCore], start: StartGame,
+         until: Callable[[GameState], bool] = lambda s: s.game_over
+         ) -> list[CommandEnvelope]:
+    """The embedded bot game, every step through the services' cores (the relay's
+    dispatch inline); returns the player commands sent, in order."""
+    env = CommandEnvelope(game_id=start.game_id, command_id=f"{start.game_id}-start",
+                          actor=ORGANIZER, command=start.model_dump(mode="json"))
+    assert cs[VARIANTS].handle_command(env, {}).status == "applied"
+    return drive(store, cs, start, until)
+
+
+def drive(store: EventStore, cs: dict[str, ServiceCore], start: StartGame,
+          until: Callable[[GameState], bool]) -> list[CommandEnvelope]:
+    """Hand each owed work item to its owner, else let a bot act, until `until`."""
+    game = start.game_id
+    sent: list[CommandEnvelope] = []
+    reader = GameProjection(game)
+    bots = make_bots(start)
+    for _ in range(100_000):
+        reader.catch_up(store)
+        s = reader.state
+        if s.game_over or until(s):
+            break
+        work = list(owed_work(s))
+        if work:
+            marker, kind = work[0]
+            item = WorkItem(game_id=game, marker=marker, version=s.version,
+                            kind=kind, owner=WORK_OWNERS[kind])
+            assert cs[item.owner].handle_work(item, {}).status == "applied"
+            continue
+        action = next_action(s, bots)
+        assert action is not None, "nobody can act"
+        env = CommandEnvelope(game_id=game, command_id=f"{game}-{s.version}-c{len(sent)}",
+                              actor=action.player, command=action.model_dump(mode="json"))
+        assert cs[COMMAND_CONSUMERS[action.type]].handle_command(env, {}).status == "applied"
+        sent.append(env)
+    for c in cs.values():
+        c.snapshotter.flush()
+    return sent

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from arbiter_core.commands import PlayerSetup, RunEngineWork, StartGame
-from arbiter_core.divergence import engine_marker
+from arbiter_core.shell_loop import owed_marker
 from arbiter_core.state import Decision, GameState, Priority
 from arbiter_gateway.markers import done_within
 from arbiter_ops.melee import VARIANT
@@ -45,7 +45,7 @@ def serial_run(start: StartGame, max_marker_turn: int = MARKER_TURNS) -> GameSta
         bots = make_bots(start)
         while not session.state.game_over and not done_within(session.state,
                                                                max_marker_turn):
-            marker = engine_marker(session.state)
+            marker = owed_marker(session.state)
             if marker is not None:
                 session.execute(RunEngineWork(marker=marker))
                 continue

@@ -8,6 +8,7 @@ from typing import Any
 
 from arbiter_core.commands import PassPriority
 from arbiter_core.decide import WORK_OWNERS
+from arbiter_core.shell_loop import owed_work
 from arbiter_core.state import Priority, Work
 from arbiter_runtime.audit import audit_stream, rejected
 from arbiter_runtime.botgame import start_command
@@ -35,8 +36,7 @@ def run_engine(store: EventStore, cs: dict[str, ServiceCore], game: str = "g") -
     cache = ProjectionCache(store)
     for _ in range(1000):
         s = cache.get(game).state
-        work = [(m.number, m.pending.kind) for m in s.markers.values()
-                if isinstance(m.pending, Work)]
+        work = list(owed_work(s))
         if not work:
             return
         marker, kind = work[0]

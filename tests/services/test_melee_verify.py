@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from arbiter_core.commands import RunEngineWork
-from arbiter_core.divergence import engine_marker
+from arbiter_core.shell_loop import owed_marker
 from arbiter_core.state import Work
 from arbiter_ops.melee import VARIANT, verify_log
 from arbiter_runtime.botgame import make_bots, next_action, start_command
@@ -30,7 +30,7 @@ def _played(events: int = 1500) -> list[StoredEvent]:
         n = 0
         while session.state.version < events and not session.state.game_over:
             n += 1
-            marker = engine_marker(session.state)
+            marker = owed_marker(session.state)
             if marker is None:
                 action = next_action(session.state, bots)
                 if action is not None:

@@ -4,72 +4,31 @@ appends with an expected version"); idempotency survives a load from a snapshot.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from structlog.testing import capture_logs
 
-from arbiter_core.commands import PassPriority, StartGame
-from arbiter_core.decide import WORK_OWNERS
+from arbiter_core.commands import PassPriority
 from arbiter_core.hashing import state_hash
-from arbiter_core.state import GameState, Priority, Work
+from arbiter_core.state import GameState, Priority
 from arbiter_runtime import snapshots
-from arbiter_runtime.botgame import engine_idle, make_bots, next_action, start_command
+from arbiter_runtime.botgame import engine_idle, start_command
 from arbiter_runtime.projection import GameProjection, ProjectionCache
 from arbiter_runtime.session import GameSession
-from arbiter_services.core import ORGANIZER, ServiceCore
-from arbiter_services.messages import CommandEnvelope, WorkItem
-from arbiter_services.topics import COMMAND_CONSUMERS, SERVICES, VARIANTS
+from arbiter_services.core import ServiceCore
+from arbiter_services.messages import CommandEnvelope
+from arbiter_services.topics import COMMAND_CONSUMERS, SERVICES
 from arbiter_store import EventStore, NewEvent, Snapshot, StoredEvent, open_store
+
+from .harness import drive, play
 
 GAME = "snap"
 
 
 def cores(store: EventStore, every: int | None = None) -> dict[str, ServiceCore]:
     return {name: ServiceCore(name, store, snapshot_every=every) for name in SERVICES}
-
-
-def play(store: EventStore, cs: dict[str, ServiceCore], start: StartGame,
-         until: Callable[[GameState], bool] = lambda s: s.game_over
-         ) -> list[CommandEnvelope]:
-    """The embedded bot game, every step through the services' cores (the relay's
-    dispatch inline); returns the player commands sent, in order."""
-    env = CommandEnvelope(game_id=start.game_id, command_id=f"{start.game_id}-start",
-                          actor=ORGANIZER, command=start.model_dump(mode="json"))
-    assert cs[VARIANTS].handle_command(env, {}).status == "applied"
-    return drive(store, cs, start, until)
-
-
-def drive(store: EventStore, cs: dict[str, ServiceCore], start: StartGame,
-          until: Callable[[GameState], bool]) -> list[CommandEnvelope]:
-    """Hand each owed work item to its owner, else let a bot act, until `until`."""
-    game = start.game_id
-    sent: list[CommandEnvelope] = []
-    reader = GameProjection(game)
-    bots = make_bots(start)
-    for _ in range(100_000):
-        reader.catch_up(store)
-        s = reader.state
-        if s.game_over or until(s):
-            break
-        work = [m for m in s.markers.values() if isinstance(m.pending, Work)]
-        if work:
-            kind = work[0].pending.kind  # type: ignore[union-attr]
-            item = WorkItem(game_id=game, marker=work[0].number, version=s.version,
-                            kind=kind, owner=WORK_OWNERS[kind])
-            assert cs[item.owner].handle_work(item, {}).status == "applied"
-            continue
-        action = next_action(s, bots)
-        assert action is not None, "nobody can act"
-        env = CommandEnvelope(game_id=game, command_id=f"{game}-{s.version}-c{len(sent)}",
-                              actor=action.player, command=action.model_dump(mode="json"))
-        assert cs[COMMAND_CONSUMERS[action.type]].handle_command(env, {}).status == "applied"
-        sent.append(env)
-    for c in cs.values():
-        c.snapshotter.flush()
-    return sent
 
 
 def replayed(store: EventStore, to: int | None = None) -> GameProjection:
