@@ -40,8 +40,13 @@ test-integration: $(STAMP)
 
 test: lint test-unit scenarios test-integration
 
+# BENCH_AGAINST: the revision the engine's speed is compared with (issue 11: main before
+# the core's redesign); needs a clone with that commit.
+BENCH_AGAINST ?= 23bc8a9
+
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.engine
+	$(BIN)/python -m benchmarks.engine --against $(BENCH_AGAINST)
 	$(BIN)/python -m benchmarks.store
 	$(BIN)/python -m arbiter_ops bench
 	$(BIN)/python -m arbiter_ops bench --grand-melee --players 100 --seconds 60 --full
