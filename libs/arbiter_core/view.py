@@ -1,7 +1,11 @@
 """What one seat may see of a game (CR 400.2), and the judge's view of everything.
 
 Hands and libraries are hidden zones: a seat sees its own hand, the size of every hand
-and library, and nothing about any library's contents or order (not even its own).
+and library, and nothing about any library's contents or order (not even its own,
+401.2). Teammates may review each other's hands in Team vs. Team, Emperor and
+Two-Headed Giant (808.5, 809.7, 810.5), and in Alternating Teams only when seated next to
+each other (811.5). A face-down spell or permanent shows its face only to its controller
+(708.5; `face_name`). A spectator sees only public information.
 The battlefield, graveyards, exile, the command zone and the stacks are public. An
 object is identified by its id, and a hidden object's id is never shown: a pending
 decision of another player lists only its public options, and a stack target in a
@@ -18,9 +22,13 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from arbiter_core.layers import is_creature, power_toughness
-from arbiter_core.state import Decision, GameState, Marker, Priority, StackItem, Waiting
+from arbiter_core.state import Decision, GameState, Marker, Obj, Priority, StackItem, Waiting
 
 HIDDEN_ZONES = frozenset({"hand", "library"})
+#: variants whose teammates may review each other's hands (808.5, 809.7, 810.5)
+TEAM_HAND_REVIEW = frozenset({"team_vs_team", "emperor", "two_headed_giant"})
+SPECTATOR = "*spectator*"  # the viewer of `spectator_view` (never a player's name)
+FACE_DOWN_NAME = "face-down card"
 
 
 class _View(BaseModel):
@@ -110,7 +118,7 @@ class MarkerView(_View):
 
 
 class SeatView(_View):
-    seat: str | None  # None: a judge's view of everything
+    seat: str | None  # None: a judge's or a spectator's view
     game_id: str
     variant: str
     version: int
@@ -122,6 +130,7 @@ class SeatView(_View):
     battlefield: tuple[PermanentView, ...]
     markers: tuple[MarkerView, ...]
     hand: tuple[CardRef, ...]  # the seat's own hand (empty for a judge)
+    viewer: Literal["seat", "judge", "spectator"] = "seat"
 
 
 def view(state: GameState, seat: str) -> SeatView:
@@ -136,17 +145,49 @@ def judge_view(state: GameState) -> SeatView:
     return _build(state, None)
 
 
+def spectator_view(state: GameState) -> SeatView:
+    """Public information only (CR 400.2): no hand, library or seed."""
+    return _build(state, SPECTATOR)
+
+
 def visible(state: GameState, oid: int, seat: str | None) -> bool:
-    """May `seat` (None: a judge) see the object with id `oid`? An id of an object that
-    no longer exists is last known information and is shown."""
+    """May `seat` (None: a judge; `SPECTATOR`) see the object with id `oid`? An id of an
+    object that no longer exists is last known information and is shown."""
     o = state.objects.get(oid)
     if seat is None or o is None or o.zone not in HIDDEN_ZONES:
         return True
-    return o.zone == "hand" and o.owner == seat
+    return o.zone == "hand" and sees_hand(state, seat, o.owner)
 
 
-def _refs(state: GameState, ids: list[int]) -> tuple[CardRef, ...]:
-    return tuple(CardRef(id=i, name=state.objects[i].name) for i in ids)
+def sees_hand(state: GameState, seat: str | None, owner: str) -> bool:
+    """May `seat` look at `owner`'s hand? Its own; a teammate's in Team vs. Team, Emperor
+    and Two-Headed Giant (808.5, 809.7, 810.5); in Alternating Teams a teammate's only
+    when seated next to each other (811.5). Judges see every hand."""
+    if seat is None or seat == owner:
+        return True
+    me, them = state.players.get(seat), state.players.get(owner)
+    if me is None or them is None or me.team != them.team:
+        return False
+    if state.variant in TEAM_HAND_REVIEW:
+        return True
+    if state.variant == "alternating_teams":
+        seats = list(state.seats)
+        i, j = seats.index(seat), seats.index(owner)
+        return abs(i - j) in (1, len(seats) - 1)
+    return False
+
+
+def face_name(o: Obj, seat: str | None) -> str:
+    """The name `seat` sees: a face-down spell or permanent is nameless to all but its
+    controller (708.5). No card in the pool turns face down yet (`Obj` has no face-down
+    status), so every object shows its name; a face-down status belongs here."""
+    face_down = bool(getattr(o, "face_down", False))
+    return FACE_DOWN_NAME if face_down and seat is not None and seat != o.controller \
+        else o.name
+
+
+def _refs(state: GameState, ids: list[int], seat: str | None = None) -> tuple[CardRef, ...]:
+    return tuple(CardRef(id=i, name=face_name(state.objects[i], seat)) for i in ids)
 
 
 def _player(state: GameState, name: str, seat: str | None) -> PlayerView:
@@ -157,22 +198,22 @@ def _player(state: GameState, name: str, seat: str | None) -> PlayerView:
         name=p.name, team=p.team, life=p.life, poison=p.poison, mana=p.mana,
         in_game=p.in_game, lost=p.lost, won=p.won, drew=p.drew,
         hand_size=len(hand), library_size=len(library),
-        graveyard=_refs(state, state.zones.get((name, "graveyard"), [])),
-        exile=_refs(state, state.zones.get((name, "exile"), [])),
-        command=_refs(state, state.zones.get((name, "command"), [])),
-        hand=_refs(state, hand) if seat is None or seat == name else None,
+        graveyard=_refs(state, state.zones.get((name, "graveyard"), []), seat),
+        exile=_refs(state, state.zones.get((name, "exile"), []), seat),
+        command=_refs(state, state.zones.get((name, "command"), []), seat),
+        hand=_refs(state, hand) if sees_hand(state, seat, name) else None,
         library=_refs(state, library) if seat is None else None,
     )
 
 
-def _permanent(state: GameState, oid: int) -> PermanentView:
+def _permanent(state: GameState, oid: int, seat: str | None) -> PermanentView:
     o = state.objects[oid]
     power: int | None = None
     toughness: int | None = None
     if is_creature(o):
         power, toughness = power_toughness(state, o)
     return PermanentView(
-        id=o.id, name=o.name, owner=o.owner, controller=o.controller,
+        id=o.id, name=face_name(o, seat), owner=o.owner, controller=o.controller,
         token=o.token is not None, tapped=o.tapped, sick=o.sick, damage=o.damage,
         counters=dict(o.counters), attached_to=o.attached_to, power=power,
         toughness=toughness,
@@ -187,7 +228,7 @@ def _target(state: GameState, raw: str, seat: str | None) -> TargetView:
     if not visible(state, oid, seat):
         return TargetView(hidden=True)
     o = state.objects.get(oid)
-    return TargetView(id=oid, name=o.name if o is not None else None)
+    return TargetView(id=oid, name=face_name(o, seat) if o is not None else None)
 
 
 def _stack_item(state: GameState, item: StackItem, seat: str | None) -> StackItemView:
@@ -214,7 +255,8 @@ def _pending(state: GameState, m: Marker, seat: str | None) -> PendingView:
         return PendingView(
             kind="decision", player=p.player, decision=p.kind, count=p.count, rule=p.rule,
             options=tuple(
-                CardRef(id=o, name=state.objects[o].name if o in state.objects else "")
+                CardRef(id=o, name=face_name(state.objects[o], seat)
+                        if o in state.objects else "")
                 for o in shown
             ),
             hidden_options=len(p.options) - len(shown),
@@ -237,12 +279,15 @@ def _marker(state: GameState, m: Marker, seat: str | None) -> MarkerView:
 
 
 def _build(state: GameState, seat: str | None) -> SeatView:
+    viewer: Literal["seat", "judge", "spectator"] = (
+        "judge" if seat is None else "spectator" if seat == SPECTATOR else "seat")
     return SeatView(
-        seat=seat, game_id=state.game_id, variant=state.variant, version=state.version,
+        seat=seat if viewer == "seat" else None, viewer=viewer, game_id=state.game_id,
+        variant=state.variant, version=state.version,
         started=state.started, game_over=state.game_over, turns_taken=state.turns_taken,
         seed=state.seed if seat is None else None,
         players=tuple(_player(state, p, seat) for p in state.seats),
-        battlefield=tuple(_permanent(state, oid) for oid in state.battlefield),
+        battlefield=tuple(_permanent(state, oid, seat) for oid in state.battlefield),
         markers=tuple(_marker(state, state.markers[n], seat) for n in sorted(state.markers)),
         hand=_refs(state, state.zones.get((seat, "hand"), [])) if seat is not None else (),
     )

@@ -1,9 +1,12 @@
 """A client of the gateway, and the bot game played through it.
 
-`play_through_gateway` plays the bot game of `play_bot_game` over HTTP: it creates the
-game, joins every seat, rebuilds the full state from the judge's event feed, and when
-the engine owes no work lets the bot the embedded loop would pick act, through that
-seat's token. The same seed gives the same event log as the embedded default.
+`play_through_gateway` plays the bot game of `play_bot_game` over HTTP: as an organiser
+it creates the game and gets every seat's token, as a judge it rebuilds the full state
+from the event feed, and when the engine owes no work it lets the bot the embedded loop
+would pick act, through that seat's token. The gateway derives the game's seed from the
+client's (HMAC with its seed secret); the driver reads it as a judge and seeds its bots
+with it, so the game's log is the embedded default's for that seed
+(`DistributedGame.seed`).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from typing import Any
 import httpx
 
 from arbiter_core.commands import PlayerCommand, StartGame
+from arbiter_gateway.logins import StaffLogins
 from arbiter_runtime.botgame import engine_idle, make_bots, next_action
 from arbiter_runtime.projection import GameProjection
 from arbiter_store import StoredEvent
@@ -27,15 +31,29 @@ class GatewayError(RuntimeError):
 
 
 class GatewayClient:
-    def __init__(self, http: httpx.AsyncClient, retries: int = 30) -> None:
+    def __init__(self, http: httpx.AsyncClient, logins: StaffLogins | None = None,
+                 retries: int = 30) -> None:
         self.http = http
+        self.logins = logins
         self.retries = retries
+        self._staff: dict[str, str] = {}
+
+    async def staff(self, role: str) -> str:
+        """A judge's or organiser's token (logged in once)."""
+        if role not in self._staff:
+            if self.logins is None:
+                raise GatewayError("no staff logins given to the client")
+            login = self.logins.judge if role == "judge" else self.logins.organiser
+            out = await self.call("POST", "/auth/token", json={"role": role},
+                                  auth=(login.name, login.password))
+            self._staff[role] = str(out["token"])
+        return self._staff[role]
 
     async def call(self, method: str, url: str, token: str | None = None,
                    **kw: Any) -> Any:
-        """A request, retried on connection errors and 5xx answers (a gateway restart, a
-        broker that is away); commands carry ids, so a retried submission is applied
-        once."""
+        """A request, retried on connection errors, 5xx answers (a gateway restart, a
+        broker that is away) and 429 (after its Retry-After); commands carry ids, so a
+        retried submission is applied once."""
         headers = {"authorization": f"Bearer {token}"} if token else {}
         for attempt in range(self.retries):
             try:
@@ -48,20 +66,44 @@ class GatewayClient:
             if r.status_code >= 500 and attempt + 1 < self.retries:
                 await _sleep(0.2 * (attempt + 1))
                 continue
+            if r.status_code == 429 and attempt + 1 < self.retries:
+                await _sleep(min(10.0, float(r.headers.get("retry-after", "1"))))
+                continue
             if r.status_code >= 400:
                 raise GatewayError(f"{method} {url}: {r.status_code} {r.text}")
             return r.json()
         raise AssertionError("unreachable")
 
     async def create(self, start: StartGame, wait: float = 10) -> dict[str, Any]:
+        """Create the game as an organiser (`start.seed` is the client's seed)."""
         body = {"game_id": start.game_id, "variant": start.variant, "seed": start.seed,
                 "players": [p.model_dump(mode="json") for p in start.players],
                 "random_seating": start.random_seating}
-        return dict(await self.call("POST", f"/games?wait={wait}", json=body))
+        return dict(await self.call("POST", f"/games?wait={wait}",
+                                    await self.staff("organiser"), json=body))
 
     async def join(self, game_id: str, seat: str) -> str:
+        """The seat's token, from the organiser."""
         return str((await self.call("POST", f"/games/{game_id}/join",
+                                    await self.staff("organiser"),
                                     json={"seat": seat}))["token"])
+
+    async def started(self, start: StartGame, deadline: float) -> StartGame:
+        """Create the game, wait until it has started, and return its StartGame with
+        the seed the gateway gave it (read as a judge)."""
+        gid = start.game_id
+        created = await self.create(start)
+        judge = await self.staff("judge")
+        outcome = created.get("outcome") or await self.status(gid, judge,
+                                                              created["command_id"])
+        while outcome["status"] == "pending":
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"game {gid} did not start")
+            outcome = await self.status(gid, judge, created["command_id"])
+        if outcome["status"] != "applied":
+            raise GatewayError(f"the game did not start: {outcome}")
+        view = await self.view(gid, judge)
+        return start.model_copy(update={"seed": int(view["seed"])})
 
     async def submit(self, game_id: str, token: str, command: PlayerCommand,
                      command_id: str, expected_version: int | None = None,
@@ -88,6 +130,7 @@ class GatewayClient:
 @dataclass
 class DistributedGame:
     game_id: str
+    seed: int  # the game's seed (derived by the gateway from the client's)
     judge_token: str
     seat_tokens: dict[str, str]
     projection: GameProjection
@@ -105,14 +148,8 @@ async def play_through_gateway(client: GatewayClient, start: StartGame,
                                deadline_s: float = 600) -> DistributedGame:
     t0 = time.monotonic()
     gid = start.game_id
-    created = await client.create(start)
-    judge = created["judge_token"]
-    outcome = created.get("outcome") or await client.status(gid, judge, created["command_id"])
-    while outcome["status"] == "pending":
-        _check_deadline(t0, deadline_s)
-        outcome = await client.status(gid, judge, created["command_id"])
-    if outcome["status"] != "applied":
-        raise GatewayError(f"the game did not start: {outcome}")
+    start = await client.started(start, t0 + deadline_s)
+    judge = await client.staff("judge")
     tokens = {p.name: await client.join(gid, p.name) for p in start.players}
     proj = GameProjection(gid)
     bots = make_bots(start)
@@ -141,7 +178,8 @@ async def play_through_gateway(client: GatewayClient, start: StartGame,
         if out["status"] != "applied":
             raise GatewayError(f"the engine refused a legal bot action: {out}")
         actions += 1
-    return DistributedGame(gid, judge, tokens, proj, actions, time.monotonic() - t0)
+    return DistributedGame(gid, start.seed, judge, tokens, proj, actions,
+                           time.monotonic() - t0)
 
 
 def _check_deadline(t0: float, deadline_s: float) -> None:

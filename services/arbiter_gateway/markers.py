@@ -25,7 +25,7 @@ from typing import Any
 from arbiter_core.commands import PlayerCommand, StartGame
 from arbiter_core.shell_loop import owed_marker
 from arbiter_core.state import Decision, GameState, Priority
-from arbiter_gateway.client import DistributedGame, GatewayClient, GatewayError, stored
+from arbiter_gateway.client import DistributedGame, GatewayClient, stored
 from arbiter_runtime.botgame import make_bots
 from arbiter_runtime.play import MAX_TURNS, MAX_TURNS_PER_PLAYER
 from arbiter_runtime.projection import GameProjection
@@ -51,14 +51,8 @@ async def play_markers_through_gateway(client: GatewayClient, start: StartGame,
     within the bound waits for a player (`within_turns`)."""
     t0 = time.monotonic()
     gid = start.game_id
-    created = await client.create(start)
-    judge = created["judge_token"]
-    outcome = created.get("outcome") or await client.status(gid, judge, created["command_id"])
-    while outcome["status"] == "pending":
-        _deadline(t0, deadline_s)
-        outcome = await client.status(gid, judge, created["command_id"])
-    if outcome["status"] != "applied":
-        raise GatewayError(f"the game did not start: {outcome}")
+    start = await client.started(start, t0 + deadline_s)
+    judge = await client.staff("judge")
     tokens: dict[str, str] = {}
     names = [p.name for p in start.players]
     for i in range(0, len(names), JOIN_AT_ONCE):
@@ -107,7 +101,8 @@ async def play_markers_through_gateway(client: GatewayClient, start: StartGame,
         if sends:
             await asyncio.gather(*sends)
             actions += len(sends)
-    return DistributedGame(gid, judge, tokens, proj, actions, time.monotonic() - t0)
+    return DistributedGame(gid, start.seed, judge, tokens, proj, actions,
+                           time.monotonic() - t0)
 
 
 def done_within(state: GameState, max_marker_turn: int) -> bool:

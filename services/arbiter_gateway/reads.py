@@ -1,37 +1,31 @@
 """What the gateway reads from the store: projections, outcomes, views and feeds.
 
 Everything here runs in a worker thread under the game's lock (projections are not
-shared between threads). Seats get views and event summaries (version, type, rule),
-never event payloads: payloads name hidden cards. Judges get everything.
+shared between threads). A reader is a `Viewer`: a seat (its name), `SPECTATOR`, or None
+for a judge. Seats and spectators get views and event summaries (version, type, rule),
+never event payloads: payloads name hidden cards. A seat reads only its own commands'
+outcomes, and their reasons through its view (`render_rejection`). Judges get
+everything.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Any, Literal, TypeVar
+from typing import TypeVar
 
-from pydantic import BaseModel
-
+from arbiter_core.commands import PlayerCommand
 from arbiter_core.legal import legal_actions
-from arbiter_core.view import judge_view, view
-from arbiter_runtime.audit import audit_stream, claim_seat, rejected
+from arbiter_core.view import SPECTATOR, SeatView, judge_view, spectator_view, view
+from arbiter_gateway.models import AuditRecord, CommandStatus, EventSummary, FullEvent
+from arbiter_runtime.audit import CommandRejected, audit_stream, claim_seat, rejected
 from arbiter_runtime.projection import GameProjection, ProjectionCache
+from arbiter_runtime.screening import render_rejection
 from arbiter_services.relay import PUBLIC_META
 from arbiter_store import EventStore, StoredEvent
 
 T = TypeVar("T")
-SEAT_EVENT_FIELDS = ("version", "type", "rule")
-
-
-class CommandStatus(BaseModel):
-    command_id: str
-    status: Literal["pending", "applied", "rejected"]
-    version: int | None = None
-    code: str | None = None
-    rule: str | None = None
-    field: str | None = None
-    reason: str | None = None
+Viewer = str | None  # a seat, SPECTATOR, or None: a judge
 
 
 class Reads:
@@ -57,49 +51,72 @@ class Reads:
 
     # ------------------------------------------------------------------ queries
 
+    def exists(self, game_id: str) -> bool:
+        return self.store.stream_version(game_id) > 0
+
     def started(self, game_id: str) -> tuple[bool, list[str]]:
         return self.with_game(game_id, lambda p: (p.state.started, list(p.state.seats)))
 
-    def view(self, game_id: str, seat: str | None) -> dict[str, Any]:
-        def build(p: GameProjection) -> dict[str, Any]:
-            v = judge_view(p.state) if seat is None else view(p.state, seat)
-            return v.model_dump(mode="json")
+    def view(self, game_id: str, viewer: Viewer) -> SeatView:
+        def build(p: GameProjection) -> SeatView:
+            if viewer is None:
+                return judge_view(p.state)
+            if viewer == SPECTATOR:
+                return spectator_view(p.state)
+            return view(p.state, viewer)
         return self.with_started(game_id, build)
 
-    def legal(self, game_id: str, seat: str) -> list[dict[str, Any]]:
-        return self.with_started(game_id, lambda p: [
-            a.model_dump(mode="json") for a in legal_actions(p.state, seat)])
+    def legal(self, game_id: str, seat: str) -> tuple[int, list[PlayerCommand]]:
+        return self.with_started(game_id, lambda p: (
+            p.version, list(legal_actions(p.state, seat))))
 
-    def status(self, game_id: str, command_id: str) -> CommandStatus:
+    def status(self, game_id: str, command_id: str, viewer: Viewer) -> CommandStatus:
+        """A command's outcome. A seat asking about a command it did not send is told
+        `pending`, as for an id nobody sent: nothing about others' commands."""
+        pending = CommandStatus(command_id=command_id, status="pending")
         version = self.with_game(game_id, lambda p: p.commands.get(command_id))
         if version is not None:
+            if viewer is not None and self._actor(game_id, version) != viewer:
+                return pending
             return CommandStatus(command_id=command_id, status="applied", version=version)
         r = rejected(self.store, game_id).get(command_id)
-        if r is not None:
-            return CommandStatus(command_id=command_id, status="rejected", code=r.code,
-                                 rule=r.rule, field=r.field, reason=r.reason)
-        return CommandStatus(command_id=command_id, status="pending")
+        if r is None or (viewer is not None and r.seat != viewer):
+            return pending
+        r = self.render(game_id, viewer, r)
+        return CommandStatus(command_id=command_id, status="rejected", code=r.code,
+                             rule=r.rule, field=r.field, reason=r.reason)
+
+    def render(self, game_id: str, viewer: Viewer, r: CommandRejected) -> CommandRejected:
+        """A rejection as `viewer` may read it (no card it cannot see is named)."""
+        if viewer is None:
+            return r
+        return self.with_game(game_id, lambda p: render_rejection(p.state, viewer, r))
+
+    def _actor(self, game_id: str, version: int) -> object:
+        events = self.store.read_stream(game_id, version, version)
+        return events[0].metadata.get("actor") if events else None
 
     def events(self, game_id: str, from_version: int, judge: bool,
-               limit: int = 1000) -> list[dict[str, Any]]:
+               limit: int = 1000) -> list[FullEvent | EventSummary]:
         # straight from the store (no projection to catch up: nothing to evolve)
-        return [event_json(e, judge) for e in self.store.read_stream(
+        return [event_model(e, judge) for e in self.store.read_stream(
             game_id, from_version, from_version + limit - 1)]
 
     def version(self, game_id: str) -> int:
         return self.with_game(game_id, lambda p: p.version)
 
-    def audit(self, game_id: str) -> list[dict[str, Any]]:
-        return [{"position": e.position, "type": e.type, "rule": e.rule, **e.payload}
+    def audit(self, game_id: str) -> list[AuditRecord]:
+        return [AuditRecord.model_validate(
+                    {"position": e.position, "type": e.type, "rule": e.rule, **e.payload})
                 for e in self.store.read_stream(audit_stream(game_id))]
 
     def claim(self, game_id: str, seat: str) -> bool:
         return claim_seat(self.store, game_id, seat)
 
 
-def event_json(e: StoredEvent, judge: bool) -> dict[str, Any]:
+def event_model(e: StoredEvent, judge: bool) -> FullEvent | EventSummary:
     if not judge:
-        return {"version": e.version, "type": e.type, "rule": e.rule}
-    return {"version": e.version, "position": e.position, "type": e.type,
-            "schema_version": e.schema_version, "payload": e.payload, "rule": e.rule,
-            "metadata": {k: e.metadata[k] for k in PUBLIC_META if k in e.metadata}}
+        return EventSummary(version=e.version, type=e.type, rule=e.rule)
+    return FullEvent(version=e.version, position=e.position, type=e.type,
+                     schema_version=e.schema_version, payload=e.payload, rule=e.rule,
+                     metadata={k: e.metadata[k] for k in PUBLIC_META if k in e.metadata})

@@ -122,7 +122,9 @@ def main(argv: list[str] | None = None) -> int:
     if a.cmd == "play":
         from arbiter_ops.play import play_cli
         if a.resolvers is None:
-            return asyncio.run(play_cli(a.gateway, a.players, a.seed, a.variant, a.game))
+            from arbiter_gateway.logins import StaffLogins
+            return asyncio.run(play_cli(a.gateway, a.players, a.seed, a.variant, a.game,
+                                        StaffLogins.load(a.run_dir)))
         from arbiter_ops.launcher import Cluster
         from arbiter_ops.tansu import free_port
         cluster = Cluster(store_url(a.store, a.run_dir), a.run_dir, free_port(),
@@ -132,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
             cluster.start(timeout=120)
             print(f"started {a.resolvers} stack resolver(s); logs in {a.run_dir}/")
             return asyncio.run(play_cli(cluster.gateway_url, a.players, a.seed, a.variant,
-                                        a.game, cluster.store))
+                                        a.game, cluster.logins, cluster.store))
         finally:
             cluster.stop()
     if a.cmd == "bench":

@@ -47,7 +47,9 @@ def asyncapi_yaml() -> str:
     tracer = setup_tracing("asyncapi")
     store = open_store(":memory:")
     rt = build_runtime(list(ROLES), store, s, tracer, MemoryCheckpoints())
-    build_gateway(store, s, tracer, secret=b"x" * 32, broker=rt.broker, start_broker=False)
+    from arbiter_gateway.settings import GatewaySettings
+    build_gateway(store, s, tracer, GatewaySettings(gateway_secret="x" * 32),
+                  broker=rt.broker, start_broker=False)
     spec = AsyncAPI(rt.broker, title="Arbiter services", version=ENGINE_VERSION,
                     description=DESCRIPTION)
     doc = yaml.safe_load(spec.to_specification().to_yaml())

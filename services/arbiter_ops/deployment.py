@@ -77,8 +77,18 @@ SECRETS: tuple[SecretVar, ...] = (
     SecretVar("ARBITER_ANCHOR_KEY", "anchor-key", APPENDERS,
               "signs each finished game's head hash (`arbiter verify` checks it)",
               "CHANGE-ME-64-hex-characters"),
-    # issue 14 (security) adds the judge credentials, the organiser credential and the
-    # seed secret here, processes=("gateway",)
+    # issue 14: the gateway's credentials (hashes only) and seed secret (docs/security.md)
+    SecretVar("ARBITER_JUDGES", "judges", ("gateway",),
+              "judges' logins: name=hash entries, comma separated (`python -m "
+              "arbiter_gateway hash-password --name NAME`); unset, nobody can be a judge",
+              "CHANGE-ME=scrypt:16384:8:1:salt:hash"),
+    SecretVar("ARBITER_ORGANISERS", "organisers", ("gateway",),
+              "organisers' logins (who may create games), the same format",
+              "CHANGE-ME=scrypt:16384:8:1:salt:hash"),
+    SecretVar("ARBITER_SEED_SECRET", "seed-secret", ("gateway",),
+              "keys the seed of each game created through the gateway (HMAC of the "
+              "client's seed), so a client cannot predict its shuffles (32+ random bytes)",
+              "CHANGE-ME-64-hex-characters"),
 )
 #: the migration job's only secret: the owner role, which may create and alter tables
 OWNER_STORE = SecretVar("ARBITER_OWNER_STORE", "owner-store-url", ("migrate",),

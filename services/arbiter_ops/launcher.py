@@ -92,7 +92,13 @@ class Cluster:
             self.ports["gateway"] = gateway_port
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
         # the local broker is memory-only: every process keeps the topics (recovery.py)
+        # random secrets and staff logins; the gateway sees only the logins' hashes, the
+        # passwords are in run_dir/credentials.json (owner-only) for `play --distributed`
+        from arbiter_gateway.logins import StaffLogins
+        self.logins = StaffLogins.generate()
+        self.logins.write(self.run_dir)
         self.env = {**os.environ, "ARBITER_GATEWAY_SECRET": secrets.token_hex(32),
+                    "ARBITER_SEED_SECRET": secrets.token_hex(32), **self.logins.environment(),
                     "ARBITER_TOPICS": "keeper", **(extra_env or {})}
 
     @property

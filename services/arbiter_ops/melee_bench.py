@@ -157,7 +157,8 @@ def full_game(resolvers: int, players: int, seed: int, tmp: Path, game_id: str,
 
         async def go() -> int:
             async with httpx.AsyncClient(base_url=cluster.gateway_url, timeout=60) as http:
-                game = await play_markers_through_gateway(GatewayClient(http), start,
+                game = await play_markers_through_gateway(GatewayClient(http, cluster.logins),
+                                                          start,
                                                           deadline_s)
                 return game.actions
         with contextlib.suppress(TimeoutError):  # the deadline: report how far it got

@@ -57,6 +57,7 @@ from arbiter_runtime import snapshots
 from arbiter_runtime.audit import CommandRejected, record_rejection, rejected
 from arbiter_runtime.codec import to_new_event
 from arbiter_runtime.projection import GameProjection, ProjectionCache
+from arbiter_runtime.screening import screen
 from arbiter_services.messages import CommandEnvelope, WorkItem
 from arbiter_services.profiling import STAGES
 from arbiter_services.snapshotter import Snapshotter
@@ -310,6 +311,7 @@ class ServiceCore:
             return r.add(step.events, meta, env.command_id)
 
         try:
+            screen(r.state, env.actor, command)  # only objects the actor can see
             step = self.loop.step(r.state, command, commit)
         except RuleViolation as e:
             return self._reject(r, env, ctype, "rule_violation", e.message, rule=e.rule)

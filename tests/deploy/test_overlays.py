@@ -204,12 +204,14 @@ def test_no_process_creates_a_topic_where_the_operator_owns_them() -> None:
 
 def test_the_gateway_keeps_no_topics_where_the_operator_owns_them() -> None:
     from arbiter_gateway.server import build_gateway
+    from arbiter_gateway.settings import GatewaySettings
     from arbiter_services.observability import setup_tracing
     from arbiter_store import open_store
     with open_store(":memory:") as store:
         for owner, keeps in (("operator", False), ("keeper", True)):
             s = Settings(broker="127.0.0.1:1", store=":memory:", topics=owner)
-            _, gw = build_gateway(store, s, setup_tracing("t"), secret=b"x" * 32)
+            _, gw = build_gateway(store, s, setup_tracing("t"),
+                                  GatewaySettings(gateway_secret="x" * 32))
             assert (gw.keeper is not None) is keeps
 
 

@@ -58,7 +58,8 @@ def run_memory(scenario: Scenario) -> None:
 def run_cluster(cluster: Cluster, scenario: Scenario) -> None:
     async def go() -> None:
         with open_store(cluster.store) as store:
-            system = System(cluster.gateway_url, store, "tansu", {"cluster": cluster})
+            system = System(cluster.gateway_url, store, "tansu", {"cluster": cluster},
+                            cluster.logins)
             await asyncio.wait_for(scenario(system), 300)
     asyncio.run(go())
 

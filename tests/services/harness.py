@@ -18,7 +18,10 @@ from arbiter_core.commands import StartGame
 from arbiter_core.decide import WORK_OWNERS
 from arbiter_core.shell_loop import owed_work
 from arbiter_core.state import GameState
+from arbiter_gateway.logins import Login, StaffLogins
+from arbiter_gateway.passwords import hash_password
 from arbiter_gateway.server import build_gateway
+from arbiter_gateway.settings import GatewaySettings
 from arbiter_ops.tansu import free_port
 from arbiter_runtime.botgame import make_bots, next_action, run_in_process, start_command
 from arbiter_runtime.loghash import log_hash
@@ -34,6 +37,20 @@ from arbiter_services.topics import COMMAND_CONSUMERS, VARIANTS
 from arbiter_store import EventStore, open_store
 
 SECRET = b"test-secret-test-secret-test-secret"
+SEED_SECRET = "test-seed-secret-test-seed-secret"
+LOGINS = StaffLogins(Login("judge-1", "judge-password-1"),
+                     Login("organiser-1", "organiser-password-1"))
+_HASH_N = 2**10  # cheap hashes for tests (the default is 2**14)
+
+
+def security(**changes: object) -> GatewaySettings:
+    """The in-memory gateway's secrets and credentials (`LOGINS`)."""
+    judge, org = LOGINS.judge, LOGINS.organiser
+    return GatewaySettings.model_validate({
+        "gateway_secret": SECRET.decode(), "seed_secret": SEED_SECRET,
+        "judges": f"{judge.name}={hash_password(judge.password, n=_HASH_N)}",
+        "organisers": f"{org.name}={hash_password(org.password, n=_HASH_N)}",
+        "commands_per_second": 1000, "logins_per_minute": 10_000, **changes})
 
 
 @dataclass
@@ -44,6 +61,7 @@ class System:
     store: EventStore
     kind: str
     extra: dict[str, Any] = field(default_factory=dict)
+    logins: StaffLogins = LOGINS
 
 
 Scenario = Callable[[System], Awaitable[None]]
@@ -51,17 +69,22 @@ Scenario = Callable[[System], Awaitable[None]]
 
 @asynccontextmanager
 async def memory_system(store: EventStore, exporter: SpanExporter | None = None,
-                        sweep_s: int = 3) -> AsyncIterator[System]:
+                        sweep_s: int = 3, settings: GatewaySettings | None = None
+                        ) -> AsyncIterator[System]:
     """Every service, the relay and the gateway on one in-memory broker; the gateway
-    is served by uvicorn on a loopback port (HTTP and WebSocket)."""
+    is served by uvicorn on a loopback port (HTTP and WebSocket), with `security()`
+    unless `settings` are given."""
     s = Settings(broker="memory", store="memory", sweep_s=sweep_s, relay_poll_ms=1)
     tracer = setup_tracing("test", exporter)
     rt: Runtime = build_runtime(list(ROLES), store, s, tracer, StoreCheckpoints(store, "test"))
-    app, gw = build_gateway(store, s, tracer, secret=SECRET, broker=rt.broker,
+    app, gw = build_gateway(store, s, tracer, settings or security(), broker=rt.broker,
                             start_broker=False)
     port = free_port()
+    # keep-alive well past any pause a loaded machine makes between a client's requests
+    # (a connection closed as the next request is sent is a ReadError)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None,
-                                           access_log=False, lifespan="off"))
+                                           access_log=False, lifespan="off",
+                                           timeout_keep_alive=120))
     async with TestKafkaBroker(rt.broker):
         gw.ready = True
         await rt.start_relay()

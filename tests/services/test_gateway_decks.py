@@ -12,6 +12,7 @@ import httpx
 
 from .conftest import Runner
 from .harness import System
+from .helpers import auth, staff
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "decks"
 BOROS = (EXAMPLES / "boros-burn.txt").read_text(encoding="utf-8")
@@ -40,6 +41,8 @@ def test_game_creation_with_deck_lists(run_on: Runner) -> None:
     async def scenario(system: System) -> None:
         gid = f"decks-{system.kind}"
         async with httpx.AsyncClient(base_url=system.base_url, timeout=30) as http:
+            organiser, _ = await staff(http, system.logins)  # games need an organiser
+            http.headers.update(auth(organiser))
             r = await http.post("/games?wait=10", json=body(gid, {"A": BOROS, "B": GREEN}))
             assert r.status_code == 202, r.text
             assert r.json()["outcome"]["status"] == "applied", r.text

@@ -10,14 +10,14 @@ from arbiter_runtime.audit import audit_stream
 
 from .conftest import Runner
 from .harness import System
-from .helpers import auth, new_game, settle
+from .helpers import auth, new_game, settle, staff
 
 
 def test_bad_input_changes_nothing(run_on: Runner) -> None:
     async def scenario(system: System) -> None:
         gid = f"bad-{system.kind}"
         async with httpx.AsyncClient(base_url=system.base_url, timeout=30) as http:
-            judge, seats = await new_game(http, gid)
+            judge, seats = await new_game(http, gid, logins=system.logins)
             view = await settle(http, gid, judge)
             version = view["version"]
             holder = view["markers"][0]["pending"]["player"]
@@ -56,17 +56,19 @@ def test_bad_input_changes_nothing(run_on: Runner) -> None:
             await expect(413, token=seats[holder],
                          json={"command": {"type": "PassPriority", "player": holder,
                                            "pad": "x" * 20_000}})
-            _, other_game = await new_game(http, f"{gid}-2")
+            _, other_game = await new_game(http, f"{gid}-2", logins=system.logins)
             assert "another game" in await expect(403, token=other_game[holder], json=good)
-            dup = await http.post(f"/games/{gid}/join", json={"seat": holder})
+            organiser, _ = await staff(http, system.logins)
+            dup = await http.post(f"/games/{gid}/join", json={"seat": holder},
+                                  headers=auth(organiser))
             assert dup.status_code == 409
-            assert (await http.post(f"/games/{gid}/join", json={"seat": "P9"})).status_code \
-                == 404
+            assert (await http.post(f"/games/{gid}/join", json={"seat": "P9"},
+                                    headers=auth(organiser))).status_code == 404
             missing = await http.get(f"/games/{gid}-none/view",
                                      headers=auth(other_game[holder]))
             assert missing.status_code == 403  # a token for another game
-            assert (await http.post("/games", json={"variant": "free_for_all"})).status_code \
-                == 422
+            assert (await http.post("/games", json={"variant": "free_for_all"},
+                                    headers=auth(organiser))).status_code == 422
             assert system.store.stream_version(gid) == version
 
             # out of turn: a rules violation, answered with the rule, kept for judges

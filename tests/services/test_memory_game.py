@@ -41,9 +41,10 @@ def test_distributed_game_equals_in_process(run_on: Runner) -> None:
         gid = f"eq-{system.kind}"
         start = start_command(gid, 2, 3, deck_size=10)
         async with httpx.AsyncClient(base_url=system.base_url, timeout=30) as http:
-            game = await play_through_gateway(GatewayClient(http), start, deadline_s=240)
+            game = await play_through_gateway(GatewayClient(http, system.logins), start,
+                                              deadline_s=240)
         assert game.projection.state.game_over
         stored = system.store.read_stream(gid)
         assert [e.version for e in stored] == list(range(1, len(stored) + 1))
-        assert log_hash(stored) == reference_hash(gid, 2, 3, 10)
+        assert log_hash(stored) == reference_hash(gid, 2, game.seed, 10)
     run_on(scenario)

@@ -28,7 +28,8 @@ def test_a_game_through_the_services_is_anchored_and_closed() -> None:
                 start = start_command(gid, 2, 3, deck_size=10)
                 async with httpx.AsyncClient(base_url=system.base_url, timeout=30) as http:
                     game = await asyncio.wait_for(
-                        play_through_gateway(GatewayClient(http), start, deadline_s=240), 300)
+                        play_through_gateway(GatewayClient(http, system.logins), start,
+                                             deadline_s=240), 300)
                 assert game.projection.state.game_over
             version = store.stream_version(gid)
             assert version > ANCHOR_EVERY  # so the periodic anchors are tested too

@@ -68,7 +68,7 @@ def test_one_trace_across_processes(tansu_cluster: Cluster, otlp_collector: Coll
 
     async def go() -> None:
         async with httpx.AsyncClient(base_url=tansu_cluster.gateway_url, timeout=30) as http:
-            judge, seats = await new_game(http, gid)
+            judge, seats = await new_game(http, gid, logins=tansu_cluster.logins)
             view = await settle(http, gid, judge)
             for _ in range(2):
                 holder = view["markers"][0]["pending"]["player"]

@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from arbiter_gateway.client import GatewayClient, play_through_gateway
+from arbiter_gateway.logins import StaffLogins
 from arbiter_ops.launcher import Cluster
 from arbiter_ops.tansu import free_port
 from arbiter_runtime.botgame import start_command
@@ -47,6 +48,13 @@ def test_up_then_down(tmp_path: Path) -> None:
                                      "sba-checker", "variants", "gateway"}
         r = httpx.get(info["gateway"] + "/health/ready", timeout=5)
         assert r.status_code == 204
+        # the local cluster's judge login: its password owner-only on disk, its hash only
+        # in the gateway's environment (issue 14)
+        assert (run_dir / "credentials.json").stat().st_mode & 0o777 == 0o600
+        judge = StaffLogins.load(run_dir).judge
+        r = httpx.post(info["gateway"] + "/auth/token", json={"role": "judge"},
+                       auth=(judge.name, judge.password), timeout=10)
+        assert r.status_code == 200, r.text
     finally:
         down = subprocess.run([*cmd, "down", "--run-dir", str(run_dir)], timeout=60,
                               capture_output=True, text=True)
@@ -64,12 +72,13 @@ def test_postgres_store_plays_the_same_game(tmp_path: Path) -> None:
     cluster.start(timeout=90)
     gid = f"pg-{os.getpid()}-{free_port()}"
     try:
-        async def go() -> None:
+        async def go() -> int:
             async with httpx.AsyncClient(base_url=cluster.gateway_url, timeout=30) as http:
-                await play_through_gateway(GatewayClient(http),
-                                           start_command(gid, 2, 3, deck_size=8), 240)
-        asyncio.run(go())
+                return (await play_through_gateway(GatewayClient(http, cluster.logins),
+                                                   start_command(gid, 2, 3, deck_size=8),
+                                                   240)).seed
+        seed = asyncio.run(go())
         with open_store(PG_URL) as store:
-            assert log_hash(store.read_stream(gid)) == reference_hash(gid, 2, 3, 8)
+            assert log_hash(store.read_stream(gid)) == reference_hash(gid, 2, seed, 8)
     finally:
         cluster.stop()
