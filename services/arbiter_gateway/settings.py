@@ -33,14 +33,15 @@ from arbiter_gateway.passwords import parse_credentials
 
 class GatewaySettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="ARBITER_", extra="ignore",
-                                      frozen=True)
+                                      frozen=True, populate_by_name=True)
 
     gateway_secret: str = Field(default_factory=lambda: secrets.token_hex(32),
-                                min_length=16, repr=False)
+                                min_length=16, repr=False,
+                                validation_alias="ARBITER_GATEWAY_SECRET")
     seed_secret: str = Field(default_factory=lambda: secrets.token_hex(32),
-                             min_length=16, repr=False)
-    judges: str = Field(default="", repr=False)
-    organisers: str = Field(default="", repr=False)
+                             min_length=16, repr=False, validation_alias="ARBITER_SEED_SECRET")
+    judges: str = Field(default="", repr=False, validation_alias="ARBITER_JUDGES")
+    organisers: str = Field(default="", repr=False, validation_alias="ARBITER_ORGANISERS")
     staff_token_ttl_s: int = Field(default=43_200, ge=60, le=7 * 86_400)
     game_token_ttl_s: int = Field(default=172_800, ge=60, le=30 * 86_400)
     create_per_minute: float = Field(default=30, gt=0, le=100_000)

@@ -20,8 +20,8 @@ def test_openapi_documents_every_route() -> None:
             async with memory_system(store) as system, httpx.AsyncClient(
                     base_url=system.base_url, timeout=30) as http:
                 doc = (await http.get("/openapi.json")).json()
-                for path in OPEN:
-                    assert (await http.get(path)).status_code in (200, 204), path
+                for path in OPEN:  # no token asked (ready: 503 without a broker link)
+                    assert (await http.get(path)).status_code in (200, 204, 503), path
         schemes = doc["components"]["securitySchemes"]
         assert schemes["token"] == {**schemes["token"], "type": "http", "scheme": "bearer"}
         assert schemes["login"] == {**schemes["login"], "type": "http", "scheme": "basic"}
