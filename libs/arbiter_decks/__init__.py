@@ -4,8 +4,8 @@ against a variant's construction rules (`rules`, `check`).
 
 `model`, `parser` and `rules` are pure (standard library only); `catalog` reads the
 index shipped in this package, and `check` finds a variant's rules through the rules
-core's registry. This package imports only the pure modules, so a variant module of the
-rules core may import `arbiter_decks.rules` for its `deck_rules` hook.
+core's registry. This package imports only the pure modules; `model` and `rules` are
+written to move into the rules core beside the variant classes (docs/decks.md).
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ line number. A resolved list (`DeckCheck`) adds what each entry names (`CardInfo
 Oracle name and the facts the construction rules need, and whether the engine
 implements it). The check functions of `arbiter_decks.rules` read a `DeckCheck` and
 return `Violation`s. This module and `rules` import nothing but the standard library, so
-a variant module of the rules core may name the check functions as its deck rules.
+they can move into the pure rules core, where the variant classes name the check
+functions as their deck rules (docs/decks.md, "The variant hook").
 """
 
 from __future__ import annotations
