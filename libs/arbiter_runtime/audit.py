@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from arbiter_runtime.command_ids import command_id_of, command_key
 from arbiter_store import ConcurrencyConflict, EventStore, NewEvent, StoredEvent
 
 GAME_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,79}$"
@@ -59,14 +60,28 @@ def rejection_of(event: StoredEvent) -> CommandRejected:
     return CommandRejected.model_validate(event.payload)
 
 
+def rejection_key(r: CommandRejected) -> str:
+    """The rejected command's key (`command_ids.command_key`: scoped per actor)."""
+    return command_key(r.seat or "", r.command_id)
+
+
 def rejected(store: EventStore, game_id: str) -> dict[str, CommandRejected]:
-    """Every rejection recorded for a game, by command id."""
+    """Every rejection recorded for a game, by command key (`rejection_key`)."""
     out: dict[str, CommandRejected] = {}
     for e in store.read_stream(audit_stream(game_id)):
         if e.type == "CommandRejected":
             r = rejection_of(e)
-            out[r.command_id] = r
+            out[rejection_key(r)] = r
     return out
+
+
+def rejection_for(rejections: dict[str, CommandRejected], command_id: str,
+                  actor: str | None) -> CommandRejected | None:
+    """`actor`'s rejected command `command_id` (with no actor, a judge asking: any
+    actor's)."""
+    if actor is not None:
+        return rejections.get(command_key(actor, command_id))
+    return next((r for k, r in rejections.items() if command_id_of(k) == command_id), None)
 
 
 def record_rejection(store: EventStore, game_id: str, rejection: CommandRejected,
@@ -76,7 +91,8 @@ def record_rejection(store: EventStore, game_id: str, rejection: CommandRejected
     stream = audit_stream(game_id)
     for _ in range(MAX_TRIES):
         events = store.read_stream(stream)
-        if any(e.payload.get("command_id") == rejection.command_id for e in events):
+        if any(e.payload.get("command_id") == rejection.command_id
+               and e.payload.get("seat") == rejection.seat for e in events):
             return False
         new = NewEvent(type="CommandRejected", schema_version=1,
                        payload=rejection.model_dump(mode="json"), rule=rejection.rule,

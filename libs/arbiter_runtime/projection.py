@@ -26,6 +26,7 @@ from arbiter_core.evolve import apply, empty_state
 from arbiter_core.state import GameState
 from arbiter_runtime import snapshots
 from arbiter_runtime.codec import from_stored
+from arbiter_runtime.command_ids import COMMAND_PREFIX, command_id_of, command_key, key_of
 from arbiter_store import EventStore, StoredEvent
 from arbiter_store.errors import InvalidSnapshot
 
@@ -33,12 +34,13 @@ log = structlog.get_logger(__name__)
 
 
 class GameProjection:
-    """One game's state, the command ids applied to it, and its stream version."""
+    """One game's state, the commands applied to it (by key, `command_ids.command_key`:
+    scoped per actor), and its stream version."""
 
     def __init__(self, game_id: str) -> None:
         self.game_id = game_id
         self.state: GameState = empty_state()
-        self.commands: dict[str, int] = {}  # command id -> stream version of its last event
+        self.commands: dict[str, int] = {}  # command key -> stream version of its last event
         self.snapshot_version = 0  # the snapshot the projection was loaded from (0: none)
 
     @property
@@ -51,9 +53,18 @@ class GameProjection:
             raise ValueError(f"{self.game_id}: event {stored.version} does not follow "
                              f"version {self.state.version}")
         apply(self.state, from_stored(stored))
-        cid = stored.metadata.get("command_id")
-        if isinstance(cid, str):
-            self.commands[cid] = stored.version
+        key = key_of(stored.metadata)
+        if key is not None:
+            self.commands[key] = stored.version
+
+    def command_version(self, command_id: str, actor: str | None) -> int | None:
+        """The version `actor`'s command `command_id` was applied at (None: not applied).
+        With no actor (a judge asking), any actor's command of that id."""
+        if actor is not None:
+            return self.commands.get(command_key(actor, command_id))
+        return next((v for k, v in self.commands.items()
+                     if k.startswith(COMMAND_PREFIX) and command_id_of(k) == command_id),
+                    None)
 
     def apply_all(self, events: Iterable[StoredEvent]) -> int:
         n = 0

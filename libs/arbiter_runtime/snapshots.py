@@ -6,12 +6,15 @@ token's characteristics through the trusted decoder, `fastcodec`) rebuilds the r
 and checks the state hash stored beside the snapshot, so a snapshot that does not rebuild
 the exact state is refused (`InvalidSnapshot`) and the loader falls back to the events.
 
-Two formats, both read by `decode` (`GameSession.load`): the bare state (format 1, what
-the embedded `GameSession` saves), and the services' wrapper (format 2,
-`{"__snapshot": 2, "state": ..., "commands": {command id: version}}`) which also carries
-the projection's command ids up to the snapshot's version, so a service loading the
-snapshot still knows every command already applied (idempotency, issue 4). The stored
-state hash covers the state only; the ids are checked for shape and range.
+Formats read by `decode` (`GameSession.load`): the bare state (format 1, what the
+embedded `GameSession` saves), and the services' wrapper (format 3,
+`{"__snapshot": 3, "state": ..., "commands": {command key: version}}`) which also carries
+the projection's command keys (`command_ids.command_key`, scoped per actor) up to the
+snapshot's version, so a service loading the snapshot still knows every command already
+applied (idempotency, issue 4). Format 2 carried bare command ids (before issue 14): its
+state is read, its ids are not (`decode_with_commands` gives None, so a service replays
+the stream from event 1 instead). The stored state hash covers the state only; the keys
+are checked for shape and range.
 """
 
 from __future__ import annotations
@@ -53,11 +56,12 @@ _json = msgspec.json.Decoder()
 _encoder = msgspec.json.Encoder()
 
 
-FORMAT = 2  # the wrapper with command ids
+FORMAT = 3  # the wrapper with command keys (scoped per actor)
+UNSCOPED_FORMAT = 2  # the wrapper with bare command ids: its ids are not used
 
 
 def encode(state: st.GameState, commands: dict[str, int] | None = None) -> bytes:
-    """The state (format 1), or with `commands` the wrapper that carries them (format 2:
+    """The state (format 1), or with `commands` the wrapper that carries them (format 3:
     msgspec's encoder and zlib level 1, as the ids are most of it and grow with the game:
     28k random ids take 20 ms so, 120 ms with format 1's)."""
     if commands is None:
@@ -91,14 +95,16 @@ def decode(blob: bytes, expected_hash: str) -> st.GameState:
 
 def decode_with_commands(blob: bytes, expected_hash: str
                          ) -> tuple[st.GameState, dict[str, int] | None]:
-    """The state and the command ids (None for a format-1 snapshot, which has none)."""
+    """The state and the command keys (None for a format-1 snapshot, which has none, and
+    for format 2, whose ids are not scoped per actor)."""
     try:
         data = _json.decode(zlib.decompress(blob))
         commands = None
         if isinstance(data, dict) and "__snapshot" in data:
-            if data["__snapshot"] != FORMAT:
+            if data["__snapshot"] not in (FORMAT, UNSCOPED_FORMAT):
                 raise ValueError(f"unknown snapshot format {data['__snapshot']!r}")
-            commands = data["commands"]
+            if data["__snapshot"] == FORMAT:
+                commands = data["commands"]
             data = data["state"]
         values: dict[str, Any] = {}
         for f in fields(st.GameState):

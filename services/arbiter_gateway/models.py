@@ -110,7 +110,7 @@ class CommandStatus(BaseModel):
     """A command's outcome as its sender (or a judge) may read it."""
 
     command_id: str
-    status: Literal["pending", "applied", "rejected"]
+    status: Literal["pending", "applied", "rejected", "dead_letter"]
     version: int | None = None
     code: str | None = None
     rule: str | None = None

@@ -18,7 +18,15 @@ from arbiter_core.commands import PlayerCommand
 from arbiter_core.legal import legal_actions
 from arbiter_core.view import SPECTATOR, SeatView, judge_view, spectator_view, view
 from arbiter_gateway.models import AuditRecord, CommandStatus, EventSummary, FullEvent
-from arbiter_runtime.audit import CommandRejected, audit_stream, claim_seat, rejected
+from arbiter_runtime.audit import (
+    CommandRejected,
+    audit_stream,
+    claim_seat,
+    rejected,
+    rejection_for,
+)
+from arbiter_runtime.command_ids import command_id_of, command_key
+from arbiter_runtime.deadletters import DeadLetter, dead_letters
 from arbiter_runtime.projection import GameProjection, ProjectionCache
 from arbiter_runtime.screening import render_rejection
 from arbiter_services.relay import PUBLIC_META
@@ -71,30 +79,38 @@ class Reads:
             p.version, list(legal_actions(p.state, seat))))
 
     def status(self, game_id: str, command_id: str, viewer: Viewer) -> CommandStatus:
-        """A command's outcome. A seat asking about a command it did not send is told
-        `pending`, as for an id nobody sent: nothing about others' commands."""
+        """A command's outcome. Ids are scoped per actor (`command_ids`): a seat reads its
+        own command of that id, and a seat asking about an id it did not send is told
+        `pending`, as for an id nobody sent: nothing about others' commands. A judge
+        (None) reads any actor's command of that id."""
         pending = CommandStatus(command_id=command_id, status="pending")
-        version = self.with_game(game_id, lambda p: p.commands.get(command_id))
+        version = self.with_game(game_id, lambda p: p.command_version(command_id, viewer))
         if version is not None:
-            if viewer is not None and self._actor(game_id, version) != viewer:
-                return pending
             return CommandStatus(command_id=command_id, status="applied", version=version)
-        r = rejected(self.store, game_id).get(command_id)
-        if r is None or (viewer is not None and r.seat != viewer):
-            return pending
-        r = self.render(game_id, viewer, r)
-        return CommandStatus(command_id=command_id, status="rejected", code=r.code,
-                             rule=r.rule, field=r.field, reason=r.reason)
+        r = rejection_for(rejected(self.store, game_id), command_id, viewer)
+        if r is not None:
+            r = self.render(game_id, viewer, r)
+            return CommandStatus(command_id=command_id, status="rejected", code=r.code,
+                                 rule=r.rule, field=r.field, reason=r.reason)
+        for d in dead_letters(self.store, game_id):
+            mine = (d.key == command_key(viewer, command_id) if viewer is not None
+                    else command_id_of(d.key) == command_id)
+            if d.kind == "command" and mine:
+                # set aside (the services could not handle it); why is for judges
+                return CommandStatus(command_id=command_id, status="dead_letter",
+                                     version=d.at_version,
+                                     reason=d.reason if viewer is None else None)
+        return pending
+
+    def dead_letters(self, game_id: str) -> list[DeadLetter]:
+        """The messages the services set aside for this game (for judges)."""
+        return dead_letters(self.store, game_id)
 
     def render(self, game_id: str, viewer: Viewer, r: CommandRejected) -> CommandRejected:
         """A rejection as `viewer` may read it (no card it cannot see is named)."""
         if viewer is None:
             return r
         return self.with_game(game_id, lambda p: render_rejection(p.state, viewer, r))
-
-    def _actor(self, game_id: str, version: int) -> object:
-        events = self.store.read_stream(game_id, version, version)
-        return events[0].metadata.get("actor") if events else None
 
     def events(self, game_id: str, from_version: int, judge: bool,
                limit: int = 1000) -> list[FullEvent | EventSummary]:

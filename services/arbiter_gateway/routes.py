@@ -26,6 +26,7 @@ from arbiter_gateway.models import (
     Submit,
 )
 from arbiter_gateway.staff import ERRORS
+from arbiter_runtime.deadletters import DeadLetter
 from arbiter_services.core import ORGANIZER
 from arbiter_services.messages import CommandEnvelope
 from arbiter_services.observability import log
@@ -166,3 +167,13 @@ def add_game_routes(app: FastAPI, gw: Gateway) -> None:
         require(who, game_id, "judge")
         await gw.judge_read(who, game_id, "audit")
         return await anyio.to_thread.run_sync(gw.reads.audit, game_id)
+
+    @app.get("/games/{game_id}/dead-letters", response_model=list[DeadLetter],
+             responses=ERRORS, tags=["audit"])
+    async def get_dead_letters(game_id: str, who: Who) -> list[DeadLetter]:
+        """Messages the services set aside after handling them kept failing (judges
+        only; issue 14, `arbiter_runtime.deadletters`)."""
+        check_game(game_id)
+        require(who, game_id, "judge")
+        await gw.judge_read(who, game_id, "dead-letters")
+        return await anyio.to_thread.run_sync(gw.reads.dead_letters, game_id)

@@ -17,13 +17,16 @@ A thin shell over the pure core (`decide`), for a batch of consumed messages at 
 4. on a version conflict, catch up and decide the whole group again (a command that has
    become illegal is then rejected, work no longer owed is dropped).
 
-Idempotent: a command id already in the game stream or the audit stream is a no-op; a
+Idempotent: a command already in the game stream or the audit stream is a no-op; a
 work message when its owner owes no work is `stale`; the store refuses a second append
-with the same first `command_id` (a command's id, or `game:version:kind:marker`), and the
-command ids of the earlier append it answers with are learnt before deciding again (so
-that command is then a duplicate, not a conflict again). Rule violations go to the
-game's audit stream (`CommandRejected`) once the group's append is stored, never to the
-game stream.
+with the same first `command_id`, and the commands of the earlier append it answers with
+are learnt before deciding again (so that command is then a duplicate, not a conflict
+again). Command ids are scoped per actor and engine work has its own namespace
+(`arbiter_runtime.command_ids`, issue 14): the store's key is `c/<actor>/<id>` for a
+command and `w/<game>:<version>:<kind>:<marker>` for work, so no seat can make another
+seat's command, or the engine's work, a duplicate; an id with `/` or the shape of a work
+id is rejected (`field: command_id`). Rule violations go to the game's audit stream
+(`CommandRejected`) once the group's append is stored, never to the game stream.
 
 Snapshots (issue 4: "loads state from the store (snapshot + tail)"): the append that
 takes a game's stream across a multiple of `snapshot_every(players)` events saves a
@@ -37,9 +40,8 @@ events after it.
 
 from __future__ import annotations
 
-import itertools
+import contextlib
 import time
-import uuid
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -51,36 +53,28 @@ from arbiter_core.commands import COMMAND_ADAPTER, Command
 from arbiter_core.decide import WORK_OWNERS
 from arbiter_core.errors import InvalidCommand, RuleViolation
 from arbiter_core.events import Event
-from arbiter_core.shell_loop import LOOP, ShellLoop, Step, apply_all
-from arbiter_core.state import GameState
+from arbiter_core.shell_loop import ShellLoop, Step
 from arbiter_runtime import snapshots
 from arbiter_runtime.audit import CommandRejected, record_rejection, rejected
-from arbiter_runtime.codec import to_new_event
-from arbiter_runtime.projection import GameProjection, ProjectionCache
+from arbiter_runtime.command_ids import command_key, key_of, reserved_reason, work_key
+from arbiter_runtime.deadletters import short_reason
+from arbiter_runtime.projection import ProjectionCache
 from arbiter_runtime.screening import screen
+from arbiter_services.deadletter import DEAD_LETTER_AFTER, DeadLetterBox, MessageFailed
 from arbiter_services.messages import CommandEnvelope, WorkItem
 from arbiter_services.profiling import STAGES
+from arbiter_services.rounds import SERVICE_LOOP, Round
 from arbiter_services.snapshotter import Snapshotter
 from arbiter_services.stores import close_game
 from arbiter_services.topics import COMMAND_CONSUMERS, PER_MARKER_WORK
-from arbiter_store import ConcurrencyConflict, EventStore, NewEvent, StoredEvent
+from arbiter_store import ConcurrencyConflict, EventStore, StoredEvent
 
-Status = Literal["applied", "rejected", "duplicate", "stale", "not_mine"]
+Status = Literal["applied", "rejected", "duplicate", "stale", "not_mine", "dead_letter"]
 Message = CommandEnvelope | WorkItem
 MAX_TRIES = 8
 APPEND_THREADS = 16  # one batch's games append together (the store's group commit)
 MAX_WORK_BATCHES = 200  # engine batches one work message may decide (a runaway guard)
 ORGANIZER = "organizer"
-#: append ids: a random prefix per process and a counter (uuid4 per batch costs a
-#: getrandom call each, measurable at hundreds of batches a second)
-_APPEND_PREFIX = uuid.uuid4().hex[:16]
-_APPEND_COUNTER = itertools.count(1)
-
-
-def new_append_id() -> str:
-    return f"{_APPEND_PREFIX}{next(_APPEND_COUNTER):x}"
-
-
 @dataclass(frozen=True)
 class Outcome:
     status: Status
@@ -89,43 +83,6 @@ class Outcome:
     conflicts: int = 0
     rejection: CommandRejected | None = None
     retries: int = 0  # groups decided again at a newer version after a conflict
-
-
-@dataclass
-class _Round:
-    """One attempt at a game's group of messages: a scratch state and what was decided."""
-
-    proj: GameProjection
-    state: GameState
-    events: list[NewEvent]
-    decided: set[str]  # command ids decided or rejected in this round
-    rejections: list[tuple[CommandRejected, dict[str, Any]]]
-    applied_ids: dict[str, int]  # command id -> version of its last event
-    first_id: str | None = None
-    _rejected: dict[str, CommandRejected] | None = None
-
-    def add(self, events: list[Event], meta: dict[str, Any], append_key: str) -> list[Event]:
-        """A step of the loop, kept for the group's append (the loop's commit)."""
-        meta = {**meta, "append_id": new_append_id()}
-        self.events.extend(to_new_event(e, meta) for e in events)
-        if self.first_id is None:
-            self.first_id = append_key
-        return events
-
-
-def timed_apply(state: GameState, events: Sequence[Event]) -> None:
-    """The loop's apply, timed as the `evolve` stage."""
-    with STAGES.timed("evolve"):
-        apply_all(state, events)
-
-
-def shared_decide(state: GameState, command: Command) -> list[Event]:
-    """The shared loop's decide (looked up at each call: a test may replace it)."""
-    return LOOP.decide(state, command)
-
-
-#: the shared loop's decide, with its apply timed
-SERVICE_LOOP = ShellLoop(shared_decide, timed_apply)
 
 
 class ServiceCore:
@@ -144,6 +101,7 @@ class ServiceCore:
         self.snapshot_every = snapshot_every
         self._pool: ThreadPoolExecutor | None = None
         self.snapshotter = Snapshotter(store, name)
+        self.dead = DeadLetterBox(store, self.service_id)
 
     def handle_command(self, env: CommandEnvelope, trace: dict[str, str]) -> Outcome:
         return self.handle_batch([(env, trace)])[0]
@@ -161,30 +119,56 @@ class ServiceCore:
         for i, (msg, _) in enumerate(messages):
             by_game.setdefault(msg.game_id, []).append(i)
         groups = {game: [messages[i] for i in idx] for game, idx in by_game.items()}
-        rounds = {game: self._decide(game, msgs) for game, msgs in groups.items()}
+        rounds: dict[str, tuple[Round, list[Outcome]]] = {}
+        for game, msgs in groups.items():
+            with contextlib.suppress(MessageFailed):  # handled one by one below
+                rounds[game] = self._decide(game, msgs)
         failed = self._append_all([r for r, _ in rounds.values()])
         out: list[Outcome | None] = [None] * len(messages)
         for game, idx in by_game.items():
-            r, outs = rounds[game]
-            results = (self._handle_game(game, groups[game], conflicts=1)
-                       if game in failed else self._done(r, outs, 0))
+            if game not in rounds:
+                results = self._one_by_one(game, groups[game])
+            elif game in failed:
+                try:
+                    results = self._handle_game(game, groups[game], conflicts=1)
+                except MessageFailed:
+                    results = self._one_by_one(game, groups[game])
+            else:
+                results = self._done(*rounds[game], 0)
             for i, o in zip(idx, results, strict=True):
                 out[i] = o
         return [o for o in out if o is not None]
 
+    def _one_by_one(self, game_id: str, msgs: list[tuple[Message, dict[str, str]]]
+                    ) -> list[Outcome]:
+        """A game whose group failed: each message alone, in order; one that fails
+        `DEAD_LETTER_AFTER` times in a row is set aside (`deadletter.py`)."""
+        outs: list[Outcome] = []
+        for msg in msgs:
+            for attempt in range(1, DEAD_LETTER_AFTER + 1):
+                try:
+                    outs += self._handle_game(game_id, [msg])
+                    break
+                except MessageFailed as e:
+                    if attempt == DEAD_LETTER_AFTER:
+                        version = self.cache.peek(game_id).version
+                        self.dead.set_aside(msg[0], str(e), attempt, version)
+                        outs.append(Outcome("dead_letter", version))
+        return outs
+
     # ------------------------------------------------------------------ one game
 
     def _decide(self, game_id: str, msgs: list[tuple[Message, dict[str, str]]]
-                ) -> tuple[_Round, list[Outcome]]:
+                ) -> tuple[Round, list[Outcome]]:
         with STAGES.timed("load"):
             proj = self.cache.get(game_id)
-        r = _Round(proj, proj.state.clone(), [], set(), [], {})
+        r = Round(proj, proj.state.clone(), [], set(), [], {})
         with STAGES.timed("decide"):
             outs = [self._command(r, m, t) if isinstance(m, CommandEnvelope)
                     else self._work(r, m, t) for m, t in msgs]
         return r, outs
 
-    def _append_all(self, rounds: list[_Round]) -> set[str]:
+    def _append_all(self, rounds: list[Round]) -> set[str]:
         """Append every round (concurrently when several: one group commit); returns the
         games whose append conflicted."""
         todo = [r for r in rounds if r.events]
@@ -216,12 +200,12 @@ class ServiceCore:
             except ConcurrencyConflict:
                 conflicts += 1
                 if conflicts >= MAX_TRIES:
-                    raise RuntimeError(f"{game_id}: gave up after {MAX_TRIES} version "
-                                       "conflicts") from None
+                    raise MessageFailed(f"{game_id}: gave up after {MAX_TRIES} version "
+                                        "conflicts") from None
                 continue
             return self._done(r, outs, conflicts)
 
-    def _done(self, r: _Round, outs: list[Outcome], conflicts: int) -> list[Outcome]:
+    def _done(self, r: Round, outs: list[Outcome], conflicts: int) -> list[Outcome]:
         """Record the round's rejections (its append is stored) and the outcomes."""
         for rejection, meta in r.rejections:
             record_rejection(self.store, r.proj.game_id, rejection, meta)
@@ -231,7 +215,7 @@ class ServiceCore:
                         conflicts if i == 0 else 0, o.rejection, retried if i == 0 else 0)
                 for i, o in enumerate(outs)]
 
-    def _append(self, r: _Round) -> None:
+    def _append(self, r: Round) -> None:
         """Append the round's events at the expected version and adopt its state. A
         `command_id` the store already holds means another instance got there first (or
         it was applied before the snapshot the projection was loaded from): its command
@@ -263,27 +247,36 @@ class ServiceCore:
             self.snapshotter.submit(r.proj)
 
     @staticmethod
-    def _learn(r: _Round, stored: list[StoredEvent]) -> None:
-        """The store answered with the earlier append of the round's first id: its
-        command ids (and the first id, if a command's) are already applied."""
+    def _learn(r: Round, stored: list[StoredEvent]) -> None:
+        """The store answered with the earlier append of the round's first key: its
+        commands (and the first key, if a command's) are already applied."""
         for e in stored:
-            cid = e.metadata.get("command_id")
-            if isinstance(cid, str):
-                r.proj.commands.setdefault(cid, e.version)
+            key = key_of(e.metadata)
+            if key is not None:
+                r.proj.commands.setdefault(key, e.version)
         if r.first_id in r.decided:
             r.proj.commands.setdefault(r.first_id, stored[-1].version)
 
     # ------------------------------------------------------------------ commands
 
-    def _command(self, r: _Round, env: CommandEnvelope, trace: dict[str, str]) -> Outcome:
-        if env.command_id in r.proj.commands or env.command_id in r.decided:
+    def _command(self, r: Round, env: CommandEnvelope, trace: dict[str, str]) -> Outcome:
+        """Decide one command. Its id is scoped to its actor (`command_ids`): another
+        actor's command of the same id is another command."""
+        key = command_key(env.actor, env.command_id)
+        if key in r.proj.commands or key in r.decided:
             return Outcome("duplicate", r.state.version)
+        if self.dead.is_dead(env):
+            return Outcome("dead_letter", r.state.version)
         if r._rejected is None:
             r._rejected = rejected(self.store, env.game_id)
-        previous = r._rejected.get(env.command_id)
+        previous = r._rejected.get(key)
         if previous is not None:
             return Outcome("duplicate", r.state.version, rejection=previous)
         ctype = str(env.command.get("type", "?"))
+        reserved = reserved_reason(env.command_id)
+        if reserved is not None:
+            return self._reject(r, env, ctype, "invalid_command", reserved,
+                                field="command_id")
         try:
             command: Command = COMMAND_ADAPTER.validate_python(env.command)
         except ValidationError as e:
@@ -307,8 +300,8 @@ class ServiceCore:
         def commit(step: Step) -> list[Event]:
             meta = self._meta(step.command.type, env.command_id, env.correlation_id or
                               env.command_id, env.causation_id or env.command_id, trace,
-                              actor=env.actor)
-            return r.add(step.events, meta, env.command_id)
+                              actor=env.actor, command_key=key)
+            return r.add(step.events, meta, key)
 
         try:
             screen(r.state, env.actor, command)  # only objects the actor can see
@@ -317,17 +310,19 @@ class ServiceCore:
             return self._reject(r, env, ctype, "rule_violation", e.message, rule=e.rule)
         except InvalidCommand as e:
             return self._reject(r, env, ctype, "invalid_command", e.message, field=e.field)
-        r.decided.add(env.command_id)
+        except Exception as e:  # an engine defect: this message fails (dead letters)
+            raise MessageFailed(short_reason(e)) from e
+        r.decided.add(key)
         if step.events:
-            r.applied_ids[env.command_id] = r.state.version
+            r.applied_ids[key] = r.state.version
         return Outcome("applied", r.state.version, len(step.events))
 
-    def _reject(self, r: _Round, env: CommandEnvelope, ctype: str, code: str, reason: str,
+    def _reject(self, r: Round, env: CommandEnvelope, ctype: str, code: str, reason: str,
                 rule: str | None = None, field: str | None = None) -> Outcome:
         rejection = CommandRejected(command_id=env.command_id, seat=env.actor,
                                     command_type=ctype, code=code, reason=reason, rule=rule,
                                     field=field)
-        r.decided.add(env.command_id)
+        r.decided.add(command_key(env.actor, env.command_id))
         r.rejections.append((rejection, {
             "correlation_id": env.correlation_id or env.command_id,
             "causation_id": env.command_id, "service": self.service_id,
@@ -336,12 +331,14 @@ class ServiceCore:
 
     # ------------------------------------------------------------------ work
 
-    def _work(self, r: _Round, item: WorkItem, trace: dict[str, str]) -> Outcome:
+    def _work(self, r: Round, item: WorkItem, trace: dict[str, str]) -> Outcome:
         """Do the work of this service's kinds the game owes now (on the item's marker
         for per-marker work, else on every marker, lowest first), chained on the
         scratch state; `stale` if none is owed."""
         if WORK_OWNERS.get(item.kind) != self.name:
             return Outcome("not_mine", r.state.version)
+        if self.dead.is_dead(item):
+            return Outcome("dead_letter", r.state.version)
         made = 0
 
         def commit(step: Step) -> list[Event]:
@@ -349,15 +346,19 @@ class ServiceCore:
             # the work id names the version decided at: the same append as any other
             # message for that work at that version (the store deduplicates)
             work_id = f"{item.game_id}:{step.version}:{step.work}:{step.marker}"
+            key = work_key(work_id)
             meta = self._meta("RunEngineWork", None, item.correlation_id or item.work_id,
                               item.causation_id or item.work_id, trace, work_id=work_id,
-                              work=step.work)
+                              work=step.work, command_key=key)
             made += len(step.events)
-            return r.add(step.events, meta, work_id)
+            return r.add(step.events, meta, key)
 
         only = item.marker if item.kind in PER_MARKER_WORK else None
-        n = self.loop.run_engine(r.state, commit, owner=self.name, only=only,
-                                 limit=MAX_WORK_BATCHES)
+        try:
+            n = self.loop.run_engine(r.state, commit, owner=self.name, only=only,
+                                     limit=MAX_WORK_BATCHES)
+        except Exception as e:  # an engine defect (RuleViolation included: work must
+            raise MessageFailed(short_reason(e)) from e  # not be refused)
         return Outcome("applied" if n else "stale", r.state.version, made)
 
     # ------------------------------------------------------------------ helpers

@@ -15,6 +15,7 @@ from arbiter_core.hashing import state_hash
 from arbiter_core.state import GameState, Priority
 from arbiter_runtime import snapshots
 from arbiter_runtime.botgame import engine_idle, start_command
+from arbiter_runtime.command_ids import command_key
 from arbiter_runtime.projection import GameProjection, ProjectionCache
 from arbiter_runtime.session import GameSession
 from arbiter_services.core import ServiceCore
@@ -190,16 +191,17 @@ def test_the_store_answering_with_an_earlier_append_makes_a_duplicate() -> None:
         env = CommandEnvelope(game_id=GAME, command_id="cmd-first-0001", actor=holder,
                               command=PassPriority(player=holder).model_dump(mode="json"))
         assert cs["turn-orchestrator"].handle_command(env, {}).status == "applied"
-        drive(store, cs, start, until=_waits_for_priority)
+        # ids are scoped per actor: the same seat's pass, legal again
+        drive(store, cs, start, until=lambda s: _waits_for_priority(s)
+              and _priority_holder(s) == holder)
         version = store.stream_version(GAME)
         # a new instance whose projection lost the id, while the pass is legal again
         again = ServiceCore("turn-orchestrator", store)
         proj = again.cache.get(GAME)
-        del proj.commands["cmd-first-0001"]
-        holder_now = _priority_holder(proj.state)
-        env2 = CommandEnvelope(game_id=GAME, command_id="cmd-first-0001", actor=holder_now,
-                               command=PassPriority(player=holder_now).model_dump(mode="json"))
-        out = again.handle_command(env2, {})
+        key = command_key(holder, "cmd-first-0001")
+        del proj.commands[key]
+        assert _priority_holder(proj.state) == holder
+        out = again.handle_command(env, {})
         assert (out.status, out.conflicts) == ("duplicate", 1)
         assert store.stream_version(GAME) == version
-        assert proj.commands["cmd-first-0001"] <= version
+        assert proj.commands[key] <= version
