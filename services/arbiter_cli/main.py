@@ -7,7 +7,15 @@ from pathlib import Path
 
 import typer
 
-from arbiter_cli import diff_cmd, play_cmd, replay_cmd, scenario_cmd, store_cmd, verify_cmd
+from arbiter_cli import (
+    dead_letters_cmd,
+    diff_cmd,
+    play_cmd,
+    replay_cmd,
+    scenario_cmd,
+    store_cmd,
+    verify_cmd,
+)
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Arbiter: multiplayer Magic games as event-sourced services.")
@@ -127,6 +135,16 @@ def diff(
 ) -> None:
     """What changed between the state after event N and the state after event M."""
     raise typer.Exit(diff_cmd.run(db=db, game=game, start=start, end=end, as_json=as_json))
+
+
+@app.command("dead-letters")
+def dead_letters(
+    db: str = typer.Option(..., "--db", help="SQLite path or postgresql:// URL"),
+    game: str | None = typer.Option(None, "--game", help="one game's (default: every game's)"),
+    as_json: bool = typer.Option(False, "--json", help="print the records as JSON"),
+) -> None:
+    """Messages the services set aside because handling them kept failing."""
+    raise typer.Exit(dead_letters_cmd.run(db=db, game=game, as_json=as_json))
 
 
 def _services(argv: list[str]) -> int:
