@@ -58,7 +58,7 @@ def dead_letters(store: EventStore, game_id: str) -> list[DeadLetter]:
 
 def all_dead_letters(store: EventStore) -> list[DeadLetter]:
     """Every game's dead letters, in the order they were recorded (the global log)."""
-    return [DeadLetter.model_validate(e.payload) for e in store.read_all(0)
+    return [DeadLetter.model_validate(e.payload) for e in store.read_all(1)
             if e.stream_id.startswith(DEAD_LETTER_PREFIX) and e.type == "DeadLettered"]
 
 
