@@ -27,8 +27,10 @@ from .model import ChainBreak
 
 __all__ = ["ID_KEYS", "CommandRow", "SnapshotRecord", "check_commands", "check_snapshots"]
 
-#: The metadata keys in which an append's first event records the id it was made for.
-ID_KEYS = ("command_id", "work_id")
+#: The metadata keys in which an append's first event records the id it was made for:
+#: the services' `command_key` (the store's command id since issue 14: scoped per actor,
+#: `arbiter_runtime.command_ids`), or before it the bare `command_id` or `work_id`.
+ID_KEYS = ("command_key", "command_id", "work_id")
 
 
 class SnapshotRecord(NamedTuple):
