@@ -90,7 +90,7 @@ def test_an_engine_work_id_from_a_seat_does_not_freeze_the_game(run_on: Runner) 
     async def scenario(system: System) -> None:
         gid = f"workid-{system.kind}"
         async with httpx.AsyncClient(base_url=system.base_url, timeout=30) as http:
-            judge, seats = await new_game(http, gid)
+            judge, seats = await new_game(http, gid, logins=system.logins)
             for n in range(40):  # a position where the holder's pass makes engine work
                 view = await settle(http, gid, judge)
                 holder = view["markers"][0]["pending"]["player"]
@@ -126,7 +126,7 @@ def test_another_seats_next_id_does_not_swallow_its_command(run_on: Runner) -> N
     async def scenario(system: System) -> None:
         gid = f"theirid-{system.kind}"
         async with httpx.AsyncClient(base_url=system.base_url, timeout=30) as http:
-            judge, seats = await new_game(http, gid)
+            judge, seats = await new_game(http, gid, logins=system.logins)
             view = await settle(http, gid, judge)
             holder = view["markers"][0]["pending"]["player"]
             other = next(s for s in seats if s != holder)
@@ -165,7 +165,7 @@ def test_work_that_keeps_failing_is_a_dead_letter_a_judge_sees(tmp_path: Path) -
                 system.extra["runtime"].cores[TURN].loop = ShellLoop(BrokenAdvance())
                 gid = "deadletter"
                 async with httpx.AsyncClient(base_url=system.base_url, timeout=30) as http:
-                    judge, seats = await new_game(http, gid)
+                    judge, seats = await new_game(http, gid, logins=system.logins)
                     letters: list[dict[str, Any]] = []
                     for n in range(40):  # pass until the step must advance
                         letters = (await http.get(f"/games/{gid}/dead-letters",
