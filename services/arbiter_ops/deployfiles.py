@@ -12,7 +12,8 @@ TREES = ("k8s",)
 
 
 def generated() -> dict[str, str]:
-    return {"docker-compose.yml": compose.render(), **infra.files(), **k8s.files()}
+    return {"docker-compose.yml": compose.render(), compose.TANSU_FILE: compose.render_tansu(),
+            **infra.files(), **k8s.files()}
 
 
 def stale(root: Path) -> list[str]:

@@ -97,6 +97,9 @@ OWNER_STORE = SecretVar("ARBITER_OWNER_STORE", "owner-store-url", ("migrate",),
                         f"postgresql://{OWNER_ROLE}:CHANGE-ME@postgres:5432/arbiter",
                         compose=f"postgresql://{OWNER_ROLE}:${{ARBITER_OWNER_PASSWORD:?set it "
                                 "in .env}@postgres:5432/arbiter")
+#: the migration job's non-secret settings: every line it writes is JSON, like the
+#: processes' (`arbiter db upgrade` prints text for a terminal without it)
+MIGRATE_CONFIG = {"ARBITER_LOG_FORMAT": "json"}
 #: the roles' passwords, for the PostgreSQL the deployment runs itself (compose, k8s dev):
 #: (environment variable, Secret key, role); `postgres` is the bootstrap superuser that
 #: makes the others (infra/postgres/init-roles.sh) and that no Arbiter process uses

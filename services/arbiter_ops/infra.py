@@ -86,7 +86,8 @@ def env_example() -> str:
         if s.compose:  # built from the passwords above
             continue
         lines += [f"# {s.doc} (read by {', '.join(s.processes)})", f"{s.env}=CHANGE-ME", ""]
-    lines += ["# Optional: the broker (default kafka:9092; tansu:9092 with --profile tansu)",
+    lines += ["# Optional: another Kafka than compose's own (default kafka:9092; the Tansu",
+              "# file, infra/compose.tansu.yml, sets tansu:9092 itself)",
               "# ARBITER_BROKER=kafka:9092", ""]
     return "\n".join(lines)
 

@@ -4,6 +4,7 @@ process started by hand (to watch its stderr and its health)."""
 from __future__ import annotations
 
 import functools
+import json
 import os
 import subprocess
 import sys
@@ -15,7 +16,9 @@ from typing import Any
 
 import yaml
 
-from arbiter_ops.deploy_check import render
+from arbiter_ops.compose import TANSU_FILE
+from arbiter_ops.deploy_check import compose_config, render
+from arbiter_ops.deployment import IMAGE
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -54,7 +57,48 @@ def config_value(docs: tuple[dict[str, Any], ...], container: dict[str, Any],
 
 
 def compose_doc() -> dict[str, Any]:
+    """docker-compose.yml as written (interpolations such as `${X:?...}` unresolved)."""
     return dict(yaml.safe_load((ROOT / "docker-compose.yml").read_text()))
+
+
+@functools.cache
+def compose_project(tansu: bool = False) -> dict[str, Any]:
+    """The project Compose itself makes of docker-compose.yml (and the Tansu file on top
+    of it), with `.env.example`'s values interpolated (`docker compose config`)."""
+    files = ("docker-compose.yml", TANSU_FILE) if tansu else ("docker-compose.yml",)
+    code, out = compose_config(ROOT, *files, fmt="json")
+    assert code == 0, out
+    return dict(json.loads(out))
+
+
+def arbiter_containers(docs: tuple[dict[str, Any], ...]) -> list[tuple[str, dict[str, Any]]]:
+    """Every container of a rendered overlay that runs the Arbiter image (processes, their
+    init containers, the migration Job): (workload/container, container)."""
+    out = []
+    for d in docs:
+        if d["kind"] not in ("Deployment", "StatefulSet", "Job"):
+            continue
+        pod = d["spec"]["template"]["spec"]
+        for c in [*pod.get("initContainers", []), *pod["containers"]]:
+            if c["image"].split(":")[0] == IMAGE:
+                out.append((f"{d['kind']} {d['metadata']['name']}/{c['name']}", c))
+    return out
+
+
+ANSI = ("\x1b", "\\u001b")  # raw, or escaped inside a JSON string
+
+
+def json_problems(text: str) -> list[str]:
+    """Lines of `text` that are not one JSON object each, or carry colour codes."""
+    bad = []
+    for line in text.splitlines():
+        try:
+            ok = isinstance(json.loads(line), dict) and not any(a in line for a in ANSI)
+        except ValueError:
+            ok = False
+        if not ok:
+            bad.append(line)
+    return bad
 
 
 def get_status(url: str) -> int | None:
@@ -77,12 +121,20 @@ def wait_for(predicate: Any, timeout: float, every: float = 0.5) -> bool:
     return bool(predicate())
 
 
-def start_process(args: list[str], env: dict[str, str], stderr: Path) -> subprocess.Popen[bytes]:
-    """`python -m <args>` with `env` added, stderr to a file, stdout separately."""
+def clean_environ() -> dict[str, str]:
+    """This process's environment without any Arbiter or OpenTelemetry setting."""
+    return {k: v for k, v in os.environ.items() if not k.startswith(("ARBITER_", "OTEL_"))}
+
+
+def start_process(args: list[str], env: dict[str, str], stderr: Path,
+                  base: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    """`python -m <args>` with `env` added to `base` (default: this process's
+    environment), stderr to a file, stdout separately."""
     out = open(stderr, "wb")  # noqa: SIM115
     proc = subprocess.Popen([sys.executable, "-m", *args], stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL, stderr=out,
-                            env={**os.environ, **env}, start_new_session=True)
+                            env={**(os.environ if base is None else base), **env},
+                            start_new_session=True)
     out.close()
     return proc
 

@@ -69,3 +69,20 @@ def test_deploy_check_fails_when_an_overlay_does_not_render(tmp_path: Path) -> N
                                                                "- missing.yaml"))
     found = problems(root)
     assert any(p.startswith("k8s/overlays/dev: kubectl kustomize failed") for p in found)
+
+
+def test_deploy_check_fails_on_a_broken_tansu_file(tmp_path: Path) -> None:
+    """Without `!override`, Compose merges the two files' depends_on: the services would
+    still wait for Kafka, which the Tansu file leaves out; and a key Compose does not know
+    in the merged project."""
+    root = _copy(tmp_path)
+    tansu = root / "infra" / "compose.tansu.yml"
+    text = tansu.read_text()
+    tansu.write_text(text.replace("depends_on: !override", "depends_on:"))
+    found = problems(root)
+    assert any(p.startswith("infra/compose.tansu.yml: compose config")
+               and "kafka" in p for p in found), found
+    tansu.write_text(text.replace("    restart: unless-stopped\n",
+                                  "    restart: unless-stopped\n    restarts: 3\n", 1))
+    found = problems(root)
+    assert any(p.startswith("infra/compose.tansu.yml: compose") for p in found), found

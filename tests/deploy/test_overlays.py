@@ -3,6 +3,7 @@ against the process list of the launcher and the settings the code reads (issue 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,17 @@ from arbiter_ops.launcher import PROCESSES, process_command
 from arbiter_services.settings import Settings
 from arbiter_services.topics import SERVICES, TOPIC_BY_NAME
 
-from .harness import ROOT, compose_doc, config_value, effective_env, of_kind, rendered
+from .envreads import Read, reads
+from .harness import (
+    ROOT,
+    arbiter_containers,
+    compose_doc,
+    compose_project,
+    config_value,
+    effective_env,
+    of_kind,
+    rendered,
+)
 
 OVERLAYS = ("dev", "large-event")
 #: read by the OpenTelemetry SDK itself, not by Arbiter's code
@@ -112,44 +123,226 @@ def test_scaled_objects_stay_within_partitions_and_own_their_replicas(overlay: s
         assert all(d["spec"].get("replicas", 1) == 1 for d in deployments.values())
 
 
-def _compose_env(name: str) -> set[str]:
-    return set(compose_doc()["services"][name]["environment"])
-
-
 def _prometheus_targets() -> set[str]:
     doc = yaml.safe_load((ROOT / "infra" / "prometheus" / "prometheus.yml").read_text())
     return {n for job in doc["scrape_configs"] for sd in job["dns_sd_configs"]
             for n in sd["names"]}
 
 
+def _k8s_env(docs: tuple[dict[str, Any], ...], c: dict[str, Any]) -> dict[str, tuple[str, str]]:
+    """A rendered container's environment: name -> ("value", its value) for a literal or
+    a ConfigMap's key, ("secret", key) or ("field", path)."""
+    maps = of_kind(docs, "ConfigMap")
+    out: dict[str, tuple[str, str]] = {}
+    for src in c.get("envFrom", []):
+        out.update({k: ("value", str(v))
+                    for k, v in maps[src["configMapRef"]["name"]]["data"].items()})
+    for e in c.get("env", []):
+        if "value" in e:
+            out[e["name"]] = ("value", str(e["value"]))
+        elif "secretKeyRef" in e["valueFrom"]:
+            out[e["name"]] = ("secret", e["valueFrom"]["secretKeyRef"]["key"])
+        else:
+            out[e["name"]] = ("field", e["valueFrom"]["fieldRef"]["fieldPath"])
+    return out
+
+
+def _main_container(docs: tuple[dict[str, Any], ...], name: str) -> dict[str, Any]:
+    (c,) = of_kind(docs, "Deployment")[f"arbiter-{name}"]["spec"]["template"]["spec"][
+        "containers"]
+    return dict(c)
+
+
+def _compare_env(where: str, raw: dict[str, Any], interpolated: dict[str, Any],
+                 k8s: dict[str, tuple[str, str]], bootstrap: str) -> list[str]:
+    """What differs between one workload's environment in docker-compose.yml (`raw` as
+    written, `interpolated` as Compose makes it) and in a rendered overlay (`k8s`): the
+    names, which of them are secrets (compose: `${X:?...}` from .env; k8s: the Secret),
+    and every other value but the broker's address and the instance name."""
+    if set(k8s) != set(interpolated):
+        return [f"{where}: compose only {sorted(set(interpolated) - set(k8s))}, "
+                f"k8s only {sorted(set(k8s) - set(interpolated))}"]
+    out = []
+    for var, (kind, value) in sorted(k8s.items()):
+        secret_in_compose = ":?" in str(raw[var])
+        if (kind == "secret") != secret_in_compose:
+            out.append(f"{where}: {var} is a secret in only one of them")
+        elif var == "ARBITER_BROKER":  # each one's own Kafka
+            if (interpolated[var], (kind, value)) != ("kafka:9092", ("value", bootstrap)):
+                out.append(f"{where}: {var}: {interpolated[var]} / {value}")
+        elif var == "ARBITER_INSTANCE":  # compose: the service; k8s: the pod
+            if (kind, value) != ("field", "metadata.name"):
+                out.append(f"{where}: {var}: {kind} {value}")
+        elif kind == "value" and str(interpolated[var]) != value:
+            out.append(f"{where}: {var}: compose {interpolated[var]!r}, k8s {value!r}")
+    return out
+
+
 def test_every_process_everywhere_with_the_same_environment() -> None:
-    compose = compose_doc()["services"]
+    """The rendered files compared with each other (docker-compose.yml as Compose reads
+    it, both overlays as `kubectl kustomize` renders them), not with their generator."""
+    raw, project = compose_doc()["services"], compose_project()["services"]
     assert _prometheus_targets() == set(PROCESSES)
+    assert set(PROCESSES) <= set(project)
+    problems = []
     for overlay in OVERLAYS:
         docs = rendered(overlay)
-        deployments = of_kind(docs, "Deployment")
+        (cluster,) = of_kind(docs, "Kafka")  # its name
+        bootstrap = f"{cluster}-kafka-bootstrap:9092"
         metrics = of_kind(docs, "Service")
         for name in PROCESSES:
-            (c,) = deployments[f"arbiter-{name}"]["spec"]["template"]["spec"]["containers"]
+            c = _main_container(docs, name)
             assert c["command"] == ["python", "-m", *process_command(name)]
-            assert compose[name]["command"] == c["command"]
+            assert project[name]["command"] == c["command"]
             assert f"arbiter-{name}-metrics" in metrics
-            env = effective_env(docs, c)
-            assert env == _compose_env(name) == deployment.env_names(name), (overlay, name)
+            problems += _compare_env(f"{overlay} {name}", raw[name]["environment"],
+                                     project[name]["environment"], _k8s_env(docs, c),
+                                     bootstrap)
+        (job,) = of_kind(docs, "Job")["arbiter-migrate"]["spec"]["template"]["spec"][
+            "containers"]
+        problems += _compare_env(f"{overlay} migrate", raw["migrate"]["environment"],
+                                 project["migrate"]["environment"], _k8s_env(docs, job),
+                                 bootstrap)
+    assert problems == []
 
 
-def _source_text() -> str:
-    roots = [ROOT / "libs", *(ROOT / "services" / p for p in
-                              ("arbiter_services", "arbiter_gateway", "arbiter_cli"))]
-    return "\n".join(p.read_text() for r in roots for p in r.rglob("*.py"))
+def test_the_environment_comparison_sees_drift() -> None:
+    bootstrap = "k-kafka-bootstrap:9092"
+    raw = {"A": "1", "S": "${S:?set it}", "ARBITER_BROKER": "${ARBITER_BROKER:-kafka:9092}"}
+    interpolated = {"A": "1", "S": "x", "ARBITER_BROKER": "kafka:9092"}
+    ok = {"A": ("value", "1"), "S": ("secret", "s"), "ARBITER_BROKER": ("value", bootstrap)}
+    assert _compare_env("w", raw, interpolated, ok, bootstrap) == []
+    for k8s in ({**ok, "A": ("value", "2")}, {**ok, "S": ("value", "x")},
+                {**ok, "ARBITER_BROKER": ("value", "kafka:9092")},
+                {k: v for k, v in ok.items() if k != "A"}):
+        assert len(_compare_env("w", raw, interpolated, k8s, bootstrap)) == 1, k8s
+
+
+#: the code's sources that deployed containers run (not arbiter_ops: no image command
+#: imports it), and which of them read what: shared code is every process's
+SOURCES = {"libs": PROCESSES, "services/arbiter_services": PROCESSES,
+           "services/arbiter_gateway": ("gateway",), "services/arbiter_cli": ("migrate",)}
+#: read without a default of the code's own, yet deliberately not deployed
+NOT_DEPLOYED = {
+    "ARBITER_JUDGE_LOGIN": "the bench's and tests' client logs in with it "
+                           "(arbiter_gateway.logins.StaffLogins.load); no deployed process does",
+    "ARBITER_ORGANISER_LOGIN": "the same, the organiser's",
+    "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "the alternative to OTEL_EXPORTER_OTLP_ENDPOINT, "
+                                          "which every process gets",
+}
+
+
+def _reads() -> list[Read]:
+    return reads([p for src in SOURCES for p in (ROOT / src).rglob("*.py")], ROOT)
+
+
+#: `$VAR`, `${VAR}` (compose's shell line: `$$VAR` as written) or `$(VAR)` (the kubelet's)
+COMMAND_REF = re.compile(r"\$\$?\{?\(?([A-Z_][A-Z0-9_]*)")
+
+
+def _deployed(by_command: bool = True) -> dict[str, set[str]]:
+    """Every variable name given to a container of the Arbiter image: where it is set.
+    `by_command=False` leaves out those the container's command itself expands (the
+    migration job passes its URL as `--db "$ARBITER_OWNER_STORE"`)."""
+    out: dict[str, set[str]] = {}
+
+    def add(where: str, names: set[str], command: list[str]) -> None:
+        expanded = {m for part in command for m in COMMAND_REF.findall(part)}
+        for var in names - (set() if by_command else expanded):
+            out.setdefault(var, set()).add(where)
+
+    for name, svc in compose_project()["services"].items():
+        if svc["image"].split(":")[0] == deployment.IMAGE:
+            add(f"compose {name}", set(svc.get("environment", {})), svc["command"])
+    for overlay in OVERLAYS:
+        docs = rendered(overlay)
+        for where, c in arbiter_containers(docs):
+            add(f"{overlay} {where}", effective_env(docs, c), c["command"])
+    return out
 
 
 def test_every_variable_deployed_is_read_by_the_code() -> None:
-    """A name in compose or k8s that no code reads is drift (a renamed setting)."""
-    source = _source_text()
-    names = set().union(*(deployment.env_names(p) for p in PROCESSES))
-    unread = {n for n in names - SDK_ENV if f'"{n}"' not in source}
-    assert unread == set()
+    """A name in compose or k8s that no code reads (nor the container's command) is drift
+    (a renamed setting). Reads are found in the syntax tree (envreads.py), not by
+    searching the text."""
+    read = {r.name for r in _reads()}
+    unread = {var: where for var, where in _deployed(by_command=False).items()
+              if var not in read and var not in SDK_ENV}
+    assert unread == {}
+    assert "ARBITER_OWNER_STORE" in _deployed()  # expanded by the migration job's command
+
+
+def _workload_env(target: str, workload: str) -> set[str]:
+    if target == "compose":
+        return set(compose_project()["services"][workload].get("environment", {}))
+    docs = rendered(target)
+    if workload == "migrate":
+        (c,) = of_kind(docs, "Job")["arbiter-migrate"]["spec"]["template"]["spec"][
+            "containers"]
+    else:
+        c = _main_container(docs, workload)
+    return effective_env(docs, c)
+
+
+def test_every_variable_the_code_needs_is_deployed() -> None:
+    """A variable the code reads with no value of its own (unset: None, empty, a
+    KeyError) is set for every workload that runs that code, in compose and both
+    overlays; or it is in NOT_DEPLOYED, with the reason."""
+    needed = [r for r in _reads() if not r.has_default and r.name not in NOT_DEPLOYED]
+    assert {r.name for r in needed} >= {"ARBITER_STORE", "ARBITER_ANCHOR_KEY"}
+    missing = []
+    for r in needed:
+        workloads = next(w for src, w in SOURCES.items() if r.where.startswith(src + "/"))
+        for target in ("compose", *OVERLAYS):
+            missing += [f"{r.name} ({r.where}): not set for {target} {w}"
+                        for w in workloads if r.name not in _workload_env(target, w)]
+    assert missing == []
+    # the exceptions are still read without a default, and still not deployed
+    unset = {r.name for r in _reads() if not r.has_default}
+    assert set(NOT_DEPLOYED) <= unset
+    assert set(NOT_DEPLOYED).isdisjoint(_deployed())
+
+
+def test_the_reader_finds_reads_not_mentions(tmp_path: Path) -> None:
+    src = tmp_path / "m.py"
+    src.write_text('''"""ARBITER_IN_A_DOCSTRING is only mentioned."""
+import os
+from typing import Final
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+KEY_ENV: Final = "ARBITER_BY_CONSTANT"
+NOT_READ = "ARBITER_ONLY_A_STRING"
+
+
+def _int(name, default):
+    raw = os.environ.get(name)
+    return int(raw) if raw else default
+
+
+class S(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="ARBITER_")
+    secret: str = Field(default="", validation_alias="ARBITER_ALIASED")
+    ttl_s: int = 60
+    required: str
+
+
+def f(environ=None):
+    print("ARBITER_IN_A_CALL")
+    a = os.environ["ARBITER_SUBSCRIPT"]
+    b = os.getenv("ARBITER_GETENV", "x")
+    c = (os.environ if environ is None else environ).get(KEY_ENV, "")
+    d = float(os.environ.get("ARBITER_OR") or 60)
+    e = os.environ.get("ARBITER_FIRST") or os.environ.get("ARBITER_SECOND")
+    return a, b, c, d, e, _int("ARBITER_HELPER", 5), _int("ARBITER_HELPER_BARE")
+''')
+    found = {r.name: r.has_default for r in reads([src], tmp_path)}
+    assert found == {"ARBITER_BY_CONSTANT": False, "ARBITER_ALIASED": False,
+                     "ARBITER_TTL_S": True, "ARBITER_REQUIRED": False,
+                     "ARBITER_SUBSCRIPT": False, "ARBITER_GETENV": True, "ARBITER_OR": True,
+                     "ARBITER_FIRST": False, "ARBITER_SECOND": False,
+                     "ARBITER_HELPER": True, "ARBITER_HELPER_BARE": False}
 
 
 @pytest.mark.parametrize("overlay", OVERLAYS)
@@ -248,7 +441,8 @@ def test_compose_waits_for_its_jobs() -> None:
         assert "healthcheck" in services[name]
         assert services[name]["read_only"] is True
     assert services["migrate"]["environment"] == {
+        **deployment.MIGRATE_CONFIG,
         deployment.OWNER_STORE.env: deployment.OWNER_STORE.compose_value()}
-    assert services["tansu"]["profiles"] == ["tansu"]
+    assert services["migrate"]["environment"]["ARBITER_LOG_FORMAT"] == "json"
     assert (ROOT / services["relay"]["build"]["dockerfile"]).exists()
     assert Path(ROOT / ".env.example").read_text().count("CHANGE-ME") >= 3

@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 from pathlib import Path
 
 import pytest
 from aiokafka import AIOKafkaProducer  # type: ignore[import-untyped]
 from aiokafka.admin import AIOKafkaAdminClient  # type: ignore[import-untyped]
 
+from arbiter_gateway.logins import StaffLogins
+from arbiter_ops.launcher import PROCESSES
 from arbiter_ops.tansu import TansuBroker, free_port
 from arbiter_runtime.botgame import start_command
 from arbiter_services.messages import CommandEnvelope
@@ -20,10 +23,17 @@ from arbiter_services.topic_admin import ensure_topics
 from arbiter_services.topics import VARIANTS, command_key, command_topic
 from arbiter_store import open_store
 
-from .harness import get_status, start_process, stop, wait_for
+from .harness import (
+    clean_environ,
+    compose_project,
+    get_status,
+    json_problems,
+    start_process,
+    stop,
+    wait_for,
+)
 
 pytestmark = pytest.mark.integration
-ANSI = ("\x1b", "\\u001b")  # raw, or escaped inside a JSON string
 
 
 def _store(tmp: Path) -> str:
@@ -56,19 +66,6 @@ def _send_start(bootstrap: str, game_id: str) -> None:
 def _stored(store: str, game_id: str) -> int:
     with open_store(store) as s:
         return s.stream_version(game_id)
-
-
-def json_problems(text: str) -> list[str]:
-    """Lines of `text` that are not one JSON object each, or carry colour codes."""
-    bad = []
-    for line in text.splitlines():
-        try:
-            ok = isinstance(json.loads(line), dict) and not any(a in line for a in ANSI)
-        except ValueError:
-            ok = False
-        if not ok:
-            bad.append(line)
-    return bad
 
 
 def test_json_check_sees_plain_and_coloured_lines() -> None:
@@ -161,3 +158,56 @@ async def _topics(bootstrap: str) -> set[str]:
         return {t for t in await admin.list_topics() if not t.startswith("__")}
     finally:
         await admin.close()
+
+
+def _deployed_env(name: str, store: str, http: int) -> dict[str, str]:
+    """Process `name`'s environment as Compose makes it of docker-compose.yml, every name
+    kept: the addresses pointed at this machine (no broker there; no collector, so the
+    OTLP endpoint is empty), the placeholders of `.env.example` replaced by usable
+    secrets."""
+    env = {k: str(v) for k, v in compose_project()["services"][name]["environment"].items()}
+    local = {"ARBITER_STORE": store, "ARBITER_BROKER": f"127.0.0.1:{free_port()}",
+             "ARBITER_HTTP_HOST": "127.0.0.1", "ARBITER_HTTP_PORT": str(http),
+             "OTEL_EXPORTER_OTLP_ENDPOINT": "", **StaffLogins.generate().environment()}
+    for k, v in env.items():
+        env[k] = local[k] if k in local else secrets.token_hex(32) if "CHANGE-ME" in v else v
+    return env
+
+
+def _args(name: str) -> list[str]:
+    command = compose_project()["services"][name]["command"]
+    assert command[:2] == ["python", "-m"]
+    return list(command[2:])
+
+
+def test_each_process_starts_with_nothing_but_its_deployed_environment(tmp_path: Path) -> None:
+    """What the code needs to start is in the deployment: each process, given exactly
+    compose's variable names (none of this machine's Arbiter or OpenTelemetry settings;
+    compose's names are both overlays', test_overlays), comes up and serves
+    /health/live while it waits for its broker. Without ARBITER_STORE it refuses to
+    start, so a missing variable the code needs would show here."""
+    store = _store(tmp_path)
+    ports = {name: free_port() for name in PROCESSES}
+    procs = {name: start_process(_args(name), _deployed_env(name, store, port),
+                                 tmp_path / f"{name}.err", base=clean_environ())
+             for name, port in ports.items()}
+    try:
+        for name, port in ports.items():
+            assert wait_for(lambda p=port: get_status(
+                f"http://127.0.0.1:{p}/health/live") == 204, 180), \
+                (name, (tmp_path / f"{name}.err").read_text()[-3000:])
+    finally:
+        codes = {name: stop(p) for name, p in procs.items()}
+    for name in PROCESSES:
+        err = (tmp_path / f"{name}.err").read_text()
+        assert codes[name] == 0 and json_problems(err) == [], (name, err[-3000:])
+    for name in ("relay", "gateway"):
+        env = _deployed_env(name, store, free_port())
+        del env["ARBITER_STORE"]
+        proc = start_process(_args(name), env, tmp_path / f"{name}-nostore.err",
+                             base=clean_environ())
+        try:
+            code = proc.wait(180)
+        finally:
+            stop(proc)
+        assert code == 2 and "ARBITER_STORE" in (tmp_path / f"{name}-nostore.err").read_text()

@@ -115,8 +115,9 @@ def migration_job() -> dict[str, Any]:
     the finished Job before applying a new image (docs/deploy.md, Upgrades)."""
     c = {"name": "migrate", "image": IMAGE,
          "command": ["arbiter", "db", "upgrade", "--db", f"$({d.OWNER_STORE.env})"],
-         "env": [{"name": d.OWNER_STORE.env, "valueFrom": {"secretKeyRef": {
-             "name": SECRET, "key": d.OWNER_STORE.key}}}],
+         "env": [*({"name": k, "value": v} for k, v in d.MIGRATE_CONFIG.items()),
+                 {"name": d.OWNER_STORE.env, "valueFrom": {"secretKeyRef": {
+                     "name": SECRET, "key": d.OWNER_STORE.key}}}],
          "resources": {"requests": {"cpu": "100m", "memory": "256Mi"},
                        "limits": {"memory": "512Mi"}},
          "securityContext": container_security(),
