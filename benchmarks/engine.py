@@ -38,8 +38,8 @@ from dataclasses import dataclass
 from rich.console import Console
 from rich.table import Table
 
-from arbiter_core.commands import StartGame
-from arbiter_core.hashing import state_hash
+from arbiter_core.kernel.commands import StartGame
+from arbiter_core.kernel.hashing import state_hash
 from arbiter_runtime.play import play_bot_game
 from arbiter_runtime.session import GameSession
 from arbiter_store import open_store

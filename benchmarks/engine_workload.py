@@ -9,32 +9,52 @@ seconds spent playing (imports and set-up excluded), each game's event count and
 file with REV's `libs` and with this tree's, alternately.
 
 It must run unchanged on every tree since 23bc8a9 (before the issue 11 redesign), so it
-imports only what all of them have (`arbiter_core.commands`, `.decide`, `.evolve`,
-`.hashing`, `.state`; `arbiter_runtime.bots`, `.decks`, `.play`) and finds the marker
-owing engine work itself, as `tools/same_events.py` does (exempt from
-tests/structure/test_one_owed_marker.py for that reason; everything else asks
-`arbiter_core.shell_loop.owed_marker`).
+imports only what all of them have (`commands`, `decide`, `evolve`, `hashing` and
+`state`, under `arbiter_core.kernel` or, before it, `arbiter_core`; `arbiter_runtime.bots`,
+`.decks`, `.play`) and finds the marker owing engine work itself, as
+`tools/same_events.py` does (exempt from tests/structure/test_one_owed_marker.py for
+that reason; everything else asks `arbiter_core.kernel.shell_loop.owed_marker`).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import arbiter_core
-from arbiter_core.commands import Command, PlayerSetup, RunEngineWork, StartGame
-from arbiter_core.decide import decide
-from arbiter_core.evolve import apply, empty_state
-from arbiter_core.hashing import state_hash
-from arbiter_core.state import GameState, Work
 from arbiter_runtime.bots import RandomBot
 from arbiter_runtime.decks import deck_for_seat
 from arbiter_runtime.play import MAX_TURNS, waiting_players
+
+if TYPE_CHECKING:
+    from arbiter_core.kernel.commands import Command
+    from arbiter_core.kernel.commands import StartGame as StartGameType
+    from arbiter_core.kernel.state import GameState
+
+
+def _core(name: str) -> Any:
+    """`arbiter_core.kernel.<name>` (the core since issue 11's redesign), else the flat
+    `arbiter_core.<name>` of the trees before it (23bc8a9), whichever tree `arbiter_core`
+    was imported from."""
+    redesigned = (Path(str(arbiter_core.__file__)).parent / "kernel").is_dir()
+    return importlib.import_module(f"arbiter_core.{'kernel.' if redesigned else ''}{name}")
+
+
+PlayerSetup = _core("commands").PlayerSetup
+RunEngineWork = _core("commands").RunEngineWork
+StartGame = _core("commands").StartGame
+decide = _core("decide").decide
+apply = _core("evolve").apply
+empty_state = _core("evolve").empty_state
+state_hash = _core("hashing").state_hash
+Work = _core("state").Work
 
 
 @dataclass(frozen=True)
@@ -51,16 +71,17 @@ class GameDropped(Exception):
     """The game was abandoned (its board exploded, or it did not end)."""
 
 
-def start_command(game_id: str, players: int, seed: int) -> StartGame:
+def start_command(game_id: str, players: int, seed: int) -> StartGameType:
     """The StartGame of `play_bot_game` (random seating, the preconstructed decks)."""
     names = [f"P{i + 1}" for i in range(players)]
-    return StartGame(
+    start: StartGameType = StartGame(
         game_id=game_id, variant="free_for_all" if players > 2 else "two_player", seed=seed,
         random_seating=True,
         players=[PlayerSetup(name=n, deck=deck_for_seat(i)) for i, n in enumerate(names)])
+    return start
 
 
-def drive(start: StartGame, execute: Callable[[Command], int],
+def drive(start: StartGameType, execute: Callable[[Command], int],
           state: Callable[[], GameState], max_permanents: int) -> tuple[int, int, int]:
     """The bot-game loop of `play_bot_game`: the engine's work until a player must act,
     then the first waiting bot with a legal action acts. `execute` runs a command and
@@ -92,7 +113,7 @@ def drive(start: StartGame, execute: Callable[[Command], int],
     return player_commands, engine_commands, events
 
 
-def run_pure(start: StartGame, max_permanents: int) -> GameRun:
+def run_pure(start: StartGameType, max_permanents: int) -> GameRun:
     """The game on the core alone: `decide`, then `apply` each event."""
     s = empty_state()
 

@@ -17,8 +17,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from arbiter_core.events import Event
-from arbiter_core.evolve import apply, empty_state
+from arbiter_core.kernel.events import Event
+from arbiter_core.kernel.evolve import apply, empty_state
 from arbiter_runtime.codec import from_bodies, from_stored, validate_bodies
 from arbiter_runtime.fastcodec import CODEC_NAME as FAST_CODEC
 from arbiter_runtime.fastcodec import Body

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from arbiter_core import events as ev
-from arbiter_core.commands import Command, PositionPlayer, SetUpPosition
-from arbiter_core.decide import decide
-from arbiter_core.events import CardSetup
-from arbiter_core.evolve import apply, empty_state
-from arbiter_core.shell_loop import LOOP, Step
-from arbiter_core.state import Decision, GameState
+from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.commands import Command, PositionPlayer, SetUpPosition
+from arbiter_core.kernel.decide import decide
+from arbiter_core.kernel.events import CardSetup
+from arbiter_core.kernel.evolve import apply, empty_state
+from arbiter_core.kernel.shell_loop import LOOP, Step
+from arbiter_core.kernel.state import Decision, GameState
 from arbiter_scenarios import actions as act
 from arbiter_scenarios.model import parse
 from arbiter_scenarios.runner import Run, _setup

@@ -23,20 +23,38 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib
 import json
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from arbiter_core.commands import Command, PlayerSetup, RunEngineWork, StartGame
-from arbiter_core.decide import decide
-from arbiter_core.evolve import apply, empty_state
-from arbiter_core.state import Work
+import arbiter_core
 from arbiter_runtime.bots import RandomBot
 from arbiter_runtime.decks import deck_for_seat
 from arbiter_runtime.play import team_names, waiting_players
+
+if TYPE_CHECKING:
+    from arbiter_core.kernel.commands import Command
+
+
+def _core(name: str) -> Any:
+    """`arbiter_core.kernel.<name>` (the core since issue 11's redesign), else the flat
+    `arbiter_core.<name>` of the trees before it (23bc8a9), whichever tree `arbiter_core`
+    was imported from."""
+    redesigned = (Path(str(arbiter_core.__file__)).parent / "kernel").is_dir()
+    return importlib.import_module(f"arbiter_core.{'kernel.' if redesigned else ''}{name}")
+
+
+PlayerSetup = _core("commands").PlayerSetup
+RunEngineWork = _core("commands").RunEngineWork
+StartGame = _core("commands").StartGame
+decide = _core("decide").decide
+apply = _core("evolve").apply
+empty_state = _core("evolve").empty_state
+Work = _core("state").Work
 
 Attack = Literal["left", "right", "multiple", "any"]
 

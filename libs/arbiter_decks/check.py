@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from arbiter_core.commands import StartGame
-from arbiter_core.errors import InvalidCommand
-from arbiter_core.variants import get_variant
+from arbiter_core.kernel.commands import StartGame
+from arbiter_core.kernel.errors import InvalidCommand
+from arbiter_core.variants.base import get_variant
 from arbiter_decks.catalog import Catalog, catalog
 from arbiter_decks.model import CheckResult, DeckList, DeckRule, Section, Violation
 from arbiter_decks.parser import DeckListError, parse_deck_list, read_deck_list

@@ -9,9 +9,9 @@ so the same seed gives the same log (`run_in_process` is the reference).
 
 from __future__ import annotations
 
-from arbiter_core.commands import PlayerCommand, PlayerSetup, StartGame
-from arbiter_core.shell_loop import owed_marker
-from arbiter_core.state import GameState
+from arbiter_core.kernel.commands import PlayerCommand, PlayerSetup, StartGame
+from arbiter_core.kernel.shell_loop import owed_marker
+from arbiter_core.kernel.state import GameState
 from arbiter_runtime.bots import RandomBot
 from arbiter_runtime.decks import deck_for_seat
 from arbiter_runtime.play import MAX_TURNS, MAX_TURNS_PER_PLAYER, waiting_players

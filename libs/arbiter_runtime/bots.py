@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from arbiter_core.commands import (
+from arbiter_core.kernel.commands import (
     ActivateAbility,
     CastSpell,
     ChooseOption,
@@ -18,9 +18,9 @@ from arbiter_core.commands import (
     PlayerCommand,
     PlayLand,
 )
-from arbiter_core.legal import legal_actions
-from arbiter_core.mana import mana_ability
-from arbiter_core.state import GameState
+from arbiter_core.kernel.state import GameState
+from arbiter_core.stack.mana import mana_ability
+from arbiter_core.views.legal import legal_actions
 
 
 class RandomBot:

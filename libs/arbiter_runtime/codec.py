@@ -12,7 +12,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from arbiter_core.events import EVENT_ADAPTER, Event, event_from_dict
+from arbiter_core.kernel.events import EVENT_ADAPTER, Event, event_from_dict
 from arbiter_runtime.fastcodec import Body, decode_trusted
 from arbiter_store import NewEvent, StoredEvent, Upcasters
 

@@ -16,7 +16,7 @@ private attributes) go to the validating pydantic path, which decodes them or ra
 error it always raised.
 
 Untrusted input (commands, anything from the network) keeps to the validating path:
-`arbiter_core.events.EVENT_ADAPTER`, `arbiter_runtime.codec.validate_bodies`.
+`arbiter_core.kernel.events.EVENT_ADAPTER`, `arbiter_runtime.codec.validate_bodies`.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from msgspec.structs import asdict
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from arbiter_core.events import Event
+from arbiter_core.kernel.events import Event
 from arbiter_store import Upcasters
 
 #: The stored-event codec on the replay path, named in `make bench`.

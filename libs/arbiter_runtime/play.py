@@ -7,9 +7,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from arbiter_core.commands import PlayerSetup, StartGame
-from arbiter_core.hashing import state_hash
-from arbiter_core.state import Decision, GameState, Priority
+from arbiter_core.kernel.commands import PlayerSetup, StartGame
+from arbiter_core.kernel.hashing import state_hash
+from arbiter_core.kernel.state import Decision, GameState, Priority
 from arbiter_runtime.bots import RandomBot
 from arbiter_runtime.decks import deck_for_seat
 from arbiter_runtime.session import GameSession

@@ -22,8 +22,8 @@ from collections.abc import Iterable
 
 import structlog
 
-from arbiter_core.evolve import apply, empty_state
-from arbiter_core.state import GameState
+from arbiter_core.kernel.evolve import apply, empty_state
+from arbiter_core.kernel.state import GameState
 from arbiter_runtime import snapshots
 from arbiter_runtime.codec import from_stored
 from arbiter_runtime.command_ids import COMMAND_PREFIX, command_id_of, command_key, key_of

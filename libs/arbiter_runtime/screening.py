@@ -1,7 +1,7 @@
 """A seat's commands and their rejections seen through that seat's view (CR 400.2).
 
 Outside the pure core, around `decide`: a command from a seat may name only objects the
-seat can see (`arbiter_core.view.visible`), and what the seat reads about its rejected
+seat can see (`arbiter_core.views.seat.visible`), and what the seat reads about its rejected
 commands names no card it cannot see. Without this, the reasons `decide` gives ("<card>
 is not in P2's hand") let a seat probe ids it cannot see and learn every hand and
 library in a few hundred requests.
@@ -24,12 +24,12 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from arbiter_core.commands import Command
-from arbiter_core.decide import decide
-from arbiter_core.errors import InvalidCommand
-from arbiter_core.events import Event
-from arbiter_core.state import GameState
-from arbiter_core.view import face_name, visible
+from arbiter_core.kernel.commands import Command
+from arbiter_core.kernel.decide import decide
+from arbiter_core.kernel.errors import InvalidCommand
+from arbiter_core.kernel.events import Event
+from arbiter_core.kernel.state import GameState
+from arbiter_core.views.seat import face_name, visible
 from arbiter_runtime.audit import CommandRejected
 
 NOT_A_LEGAL_CHOICE = "not a legal choice"

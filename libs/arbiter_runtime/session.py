@@ -2,7 +2,7 @@
 version, apply. All services in one process; the Kafka services issue the same commands.
 
 Deciding, applying and running engine work go through the one shell loop
-(`arbiter_core.shell_loop`); this shell's commit appends each step to the game's stream
+(`arbiter_core.kernel.shell_loop`); this shell's commit appends each step to the game's stream
 at the step's version.
 """
 
@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from arbiter_core.commands import Command
-from arbiter_core.events import Event
-from arbiter_core.evolve import apply, empty_state
-from arbiter_core.hashing import state_hash
-from arbiter_core.shell_loop import LOOP, ShellLoop, Step, owed_marker
-from arbiter_core.state import GameState
+from arbiter_core.kernel.commands import Command
+from arbiter_core.kernel.events import Event
+from arbiter_core.kernel.evolve import apply, empty_state
+from arbiter_core.kernel.hashing import state_hash
+from arbiter_core.kernel.shell_loop import LOOP, ShellLoop, Step, owed_marker
+from arbiter_core.kernel.state import GameState
 from arbiter_runtime import snapshots
 from arbiter_runtime.codec import from_bodies, to_new_event
 from arbiter_store import EventStore

@@ -1,6 +1,6 @@
 """Game-state snapshots: a plain-data codec (no pickle) and the every-N-events policy.
 
-A snapshot is the state's canonical JSON (`arbiter_core.hashing.canonical`: every
+A snapshot is the state's canonical JSON (`arbiter_core.kernel.hashing.canonical`: every
 record tagged with its class) compressed with zlib. Decoding (msgspec's JSON decoder; a
 token's characteristics through the trusted decoder, `fastcodec`) rebuilds the records
 and checks the state hash stored beside the snapshot, so a snapshot that does not rebuild
@@ -26,9 +26,9 @@ from typing import Any
 
 import msgspec
 
-from arbiter_core import state as st
 from arbiter_core.cards.model import TokenSpec
-from arbiter_core.hashing import canonical, state_hash
+from arbiter_core.kernel import state as st
+from arbiter_core.kernel.hashing import canonical, state_hash
 from arbiter_runtime.fastcodec import from_builtins
 from arbiter_store import EventStore
 from arbiter_store.errors import InvalidSnapshot

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from arbiter_core.casting import spell_targets
-from arbiter_core.commands import (
+from arbiter_core.kernel.commands import (
     ActivateAbility,
     AssignCombatDamage,
     CastSpell,
@@ -19,10 +18,11 @@ from arbiter_core.commands import (
     PlayLand,
     RunEngineWork,
 )
-from arbiter_core.errors import ArbiterError, RuleViolation
-from arbiter_core.layers import definition
-from arbiter_core.state import Decision, Marker, Priority, Step, Waiting, Work
-from arbiter_core.targets import is_legal
+from arbiter_core.kernel.errors import ArbiterError, RuleViolation
+from arbiter_core.kernel.state import Decision, Marker, Priority, Step, Waiting, Work
+from arbiter_core.layers.characteristics import definition
+from arbiter_core.stack.casting import spell_targets
+from arbiter_core.stack.targets import is_legal
 from arbiter_scenarios.names import NameError_
 
 if TYPE_CHECKING:

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from arbiter_core.events import PlayerLeftGame
-from arbiter_core.evolve import apply, empty_state
-from arbiter_core.layers import power_toughness
-from arbiter_core.state import Decision, GameState, Priority, Waiting
-from arbiter_core.variants import active_players
+from arbiter_core.kernel.events import PlayerLeftGame
+from arbiter_core.kernel.evolve import apply, empty_state
+from arbiter_core.kernel.state import Decision, GameState, Priority, Waiting
+from arbiter_core.layers.characteristics import power_toughness
+from arbiter_core.variants.base import active_players
 
 if TYPE_CHECKING:
     from arbiter_scenarios.runner import Run

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from arbiter_core.cards import POOL
-from arbiter_core.events import CardSetup
+from arbiter_core.kernel.events import CardSetup
 from arbiter_scenarios.loading import MAX_BYTES, LoadError, read_yaml
 
 _REPEAT = re.compile(r"^(?P<name>.+?) x (?P<n>\d+)$")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from arbiter_core.state import GameState, Obj
+from arbiter_core.kernel.state import GameState, Obj
 
 _NUMBERED = re.compile(r"^(?P<name>.+)#(?P<n>\d+)$")
 

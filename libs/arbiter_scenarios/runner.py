@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arbiter_core.commands import (
+from arbiter_core.kernel.commands import (
     Attachment,
     Command,
     PassPriority,
@@ -16,10 +16,10 @@ from arbiter_core.commands import (
     SetUpPosition,
     StartGame,
 )
-from arbiter_core.errors import ArbiterError
-from arbiter_core.events import Event
-from arbiter_core.state import Decision, GameState, Priority, Step
-from arbiter_core.variants import KNOWN_VARIANTS, get_variant
+from arbiter_core.kernel.errors import ArbiterError
+from arbiter_core.kernel.events import Event
+from arbiter_core.kernel.state import Decision, GameState, Priority, Step
+from arbiter_core.variants.base import KNOWN_VARIANTS, get_variant
 from arbiter_runtime.session import GameSession
 from arbiter_scenarios import actions as act
 from arbiter_scenarios.checks import CheckFailed, run_check

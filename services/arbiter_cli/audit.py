@@ -15,9 +15,9 @@ from rich.console import Console
 from rich.markup import escape
 
 from arbiter_cli.inputs import InputError, check_db, check_game_id
-from arbiter_core.events import Event
-from arbiter_core.evolve import apply, empty_state
-from arbiter_core.state import GameState
+from arbiter_core.kernel.events import Event
+from arbiter_core.kernel.evolve import apply, empty_state
+from arbiter_core.kernel.state import GameState
 from arbiter_runtime.codec import from_stored
 from arbiter_store import EventStore, NotAStore, StoredEvent, open_store
 from arbiter_store.location import parse_location, redact

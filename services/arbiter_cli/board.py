@@ -1,6 +1,6 @@
 """A game state as a readable terminal board (rich), or as JSON-able data.
 
-Both are built from `arbiter_core.view`: the judge's view (everything, hands and
+Both are built from `arbiter_core.views.seat`: the judge's view (everything, hands and
 libraries included) by default, or one seat's view (CR 400.2) with `seat=`.
 """
 
@@ -14,8 +14,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from arbiter_core.state import GameState
-from arbiter_core.view import (
+from arbiter_core.kernel.state import GameState
+from arbiter_core.views.seat import (
     CardRef,
     MarkerView,
     PendingView,

@@ -5,7 +5,7 @@ The game's first event records the engine version, the rules edition and a hash 
 card data it was played with; those are printed next to the current ones. Then every
 engine batch of the log (the store's metadata marks what `RunEngineWork` made) is
 decided again on the state rebuilt from the events before it, and each state-hash
-checkpoint is compared with the rebuilt state (`arbiter_core.divergence.walk`). Player
+checkpoint is compared with the rebuilt state (`arbiter_core.kernel.divergence.walk`). Player
 commands are not in the log, so their events are applied as stored.
 
 Exit code 0 when the engine makes the same log, 1 at a divergence, 2 on an error (one
@@ -23,10 +23,10 @@ from rich.table import Table
 
 from arbiter_cli.audit import Log, guarded, load_log, wide_console
 from arbiter_core.cards.fingerprint import CARD_DATA_HASH
-from arbiter_core.divergence import Divergence, walk
-from arbiter_core.events import GameStarted
-from arbiter_core.rules_index import CR_EDITION
-from arbiter_core.version import ENGINE_VERSION
+from arbiter_core.kernel.divergence import Divergence, walk
+from arbiter_core.kernel.events import GameStarted
+from arbiter_core.kernel.rules_index import CR_EDITION
+from arbiter_core.kernel.version import ENGINE_VERSION
 
 
 def provenance(log: Log) -> list[dict[str, Any]]:

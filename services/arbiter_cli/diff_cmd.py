@@ -21,7 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from arbiter_cli.audit import AuditError, guarded, load_log, states_at, wide_console
-from arbiter_core.state import Decision, GameState, Marker, Obj, Priority, Work
+from arbiter_core.kernel.state import Decision, GameState, Marker, Obj, Priority, Work
 
 PLAYER_FIELDS = ("life", "poison", "mana", "lands_played", "lost", "left", "won", "drew")
 

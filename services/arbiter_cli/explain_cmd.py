@@ -3,7 +3,7 @@
 Each row has the version, the event type, a short summary in words ("P2 casts Shock
 targeting P3", "Grizzly Bears (#41) dealt 2 damage by Shock (#147)"), what caused it --
 the player's command (the store's metadata "command"/"actor") or the engine's work
-("engine: resolve_top", found by re-deciding the log, see `arbiter_core.divergence`) --,
+("engine: resolve_top", found by re-deciding the log, see `arbiter_core.kernel.divergence`) --,
 the actor and the CR rule the event cites. `--json` prints the rows as a JSON list.
 """
 
@@ -16,12 +16,12 @@ from rich.markup import escape
 from rich.table import Table
 
 from arbiter_cli.audit import Log, Namer, apply_checked, guarded, load_log, wide_console
-from arbiter_core import events as ev
-from arbiter_core.divergence import walk
-from arbiter_core.evolve import empty_state
-from arbiter_core.layers import is_creature
-from arbiter_core.shell_loop import owed_work
-from arbiter_core.state import GameState
+from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.divergence import walk
+from arbiter_core.kernel.evolve import empty_state
+from arbiter_core.kernel.shell_loop import owed_work
+from arbiter_core.kernel.state import GameState
+from arbiter_core.layers.characteristics import is_creature
 
 MAX_LISTED = 4
 

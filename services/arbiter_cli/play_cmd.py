@@ -13,8 +13,8 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from arbiter_cli import store_cmd
 from arbiter_cli.inputs import check_db, check_game_id
-from arbiter_core.errors import ArbiterError
-from arbiter_core.state import GameState
+from arbiter_core.kernel.errors import ArbiterError
+from arbiter_core.kernel.state import GameState
 from arbiter_runtime.botgame import seat_names
 from arbiter_runtime.play import GameSummary, play_bot_game
 from arbiter_store import EventStore, StoreError, open_store

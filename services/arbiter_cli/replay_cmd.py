@@ -22,10 +22,10 @@ from arbiter_cli import check_cmd, explain_cmd
 from arbiter_cli.audit import AuditError, apply_checked, guarded, load_log
 from arbiter_cli.board import board_json, render_board
 from arbiter_cli.scenario_export import ExportError, export_scenario
-from arbiter_core.events import Event
-from arbiter_core.evolve import empty_state
-from arbiter_core.hashing import state_hash
-from arbiter_core.state import GameState
+from arbiter_core.kernel.events import Event
+from arbiter_core.kernel.evolve import empty_state
+from arbiter_core.kernel.hashing import state_hash
+from arbiter_core.kernel.state import GameState
 
 PROGRESS_THRESHOLD = 2000
 

@@ -25,7 +25,7 @@ from typing import Any
 
 import yaml
 
-from arbiter_core.state import Decision, GameState, Obj, Pending, Priority, Step, Work
+from arbiter_core.kernel.state import Decision, GameState, Obj, Pending, Priority, Step, Work
 
 ZONE_ORDER = ("battlefield", "hand", "graveyard", "exile", "library", "command")
 # steps whose turn-based actions would happen again when a scenario starts there

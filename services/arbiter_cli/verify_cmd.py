@@ -23,8 +23,8 @@ from rich.markup import escape
 
 from arbiter_cli.audit import AuditError, first_line, guarded, open_checked
 from arbiter_cli.inputs import check_game_id
-from arbiter_core.evolve import apply, empty_state
-from arbiter_core.hashing import state_hash
+from arbiter_core.kernel.evolve import apply, empty_state
+from arbiter_core.kernel.hashing import state_hash
 from arbiter_runtime.codec import validate_bodies
 from arbiter_runtime.snapshots import decode_with_commands
 from arbiter_store import ChainBreak, EventStore, InvalidSnapshot, VerifyReport

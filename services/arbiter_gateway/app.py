@@ -162,7 +162,7 @@ def require(who: Principal, game_id: str | None, *roles: Role) -> Principal:
 
 
 def viewer_of(who: Principal) -> Viewer:
-    from arbiter_core.view import SPECTATOR
+    from arbiter_core.views.seat import SPECTATOR
     if who.role == "judge":
         return None
     return who.seat if who.role == "seat" else SPECTATOR

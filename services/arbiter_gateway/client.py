@@ -17,7 +17,7 @@ from typing import Any
 
 import httpx
 
-from arbiter_core.commands import PlayerCommand, StartGame
+from arbiter_core.kernel.commands import PlayerCommand, StartGame
 from arbiter_gateway.logins import StaffLogins
 from arbiter_runtime.botgame import engine_idle, make_bots, next_action
 from arbiter_runtime.projection import GameProjection

@@ -22,9 +22,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from arbiter_core.commands import PlayerCommand, StartGame
-from arbiter_core.shell_loop import owed_marker
-from arbiter_core.state import Decision, GameState, Priority
+from arbiter_core.kernel.commands import PlayerCommand, StartGame
+from arbiter_core.kernel.shell_loop import owed_marker
+from arbiter_core.kernel.state import Decision, GameState, Priority
 from arbiter_gateway.client import DistributedGame, GatewayClient, stored
 from arbiter_runtime.botgame import make_bots
 from arbiter_runtime.play import MAX_TURNS, MAX_TURNS_PER_PLAYER

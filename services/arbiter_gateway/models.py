@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from arbiter_core.commands import (
+from arbiter_core.kernel.commands import (
     ActivateAbility,
     AssignCombatDamage,
     CastSpell,

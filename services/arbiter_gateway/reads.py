@@ -14,9 +14,9 @@ import threading
 from collections.abc import Callable
 from typing import TypeVar
 
-from arbiter_core.commands import PlayerCommand
-from arbiter_core.legal import legal_actions
-from arbiter_core.view import SPECTATOR, SeatView, judge_view, spectator_view, view
+from arbiter_core.kernel.commands import PlayerCommand
+from arbiter_core.views.legal import legal_actions
+from arbiter_core.views.seat import SPECTATOR, SeatView, judge_view, spectator_view, view
 from arbiter_gateway.models import AuditRecord, CommandStatus, EventSummary, FullEvent
 from arbiter_runtime.audit import (
     CommandRejected,

@@ -10,8 +10,8 @@ from typing import Annotated
 import anyio
 from fastapi import FastAPI, HTTPException, Query, Request
 
-from arbiter_core.commands import StartGame
-from arbiter_core.view import SeatView
+from arbiter_core.kernel.commands import StartGame
+from arbiter_core.views.seat import SeatView
 from arbiter_gateway.access import derive_seed, record_created
 from arbiter_gateway.app import MAX_WAIT_S, POLL_S, Gateway, Who, check_game, require, viewer_of
 from arbiter_gateway.auth import ROLES

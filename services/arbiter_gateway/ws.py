@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
 
-from arbiter_core.view import SPECTATOR
+from arbiter_core.views.seat import SPECTATOR
 from arbiter_gateway.auth import MAX_TOKEN, Principal
 from arbiter_runtime.audit import CommandRejected, valid_game_id
 from arbiter_services.messages import AuditMessage

@@ -12,7 +12,7 @@ from typing import Any
 import yaml
 from faststream.specification import AsyncAPI
 
-from arbiter_core.version import ENGINE_VERSION
+from arbiter_core.kernel.version import ENGINE_VERSION
 from arbiter_services.app import build_runtime
 from arbiter_services.checkpoint import MemoryCheckpoints
 from arbiter_services.observability import setup_tracing

@@ -11,7 +11,7 @@ game race, and the loser gets a version conflict, decides again on the newer sta
   events or seconds.
 - `verify_log`: the stored log re-decided serially: every batch the engine made must be
   `decide(state before it, RunEngineWork(its marker))`. The marker is the one the batch
-  was made for (from its `work_id`); `arbiter_core.divergence.redecide` assumes the
+  was made for (from its `work_id`); `arbiter_core.kernel.divergence.redecide` assumes the
   embedded order (lowest marker with work first), which K resolvers need not follow.
 - `resolver_stats`: the conflict and retry counters each resolver serves on /metrics.
 
@@ -33,12 +33,12 @@ from typing import Any
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from arbiter_core.commands import RunEngineWork
-from arbiter_core.decide import decide
-from arbiter_core.divergence import dump
-from arbiter_core.evolve import apply, empty_state
-from arbiter_core.hashing import state_hash
-from arbiter_core.state import Decision, Priority
+from arbiter_core.kernel.commands import RunEngineWork
+from arbiter_core.kernel.decide import decide
+from arbiter_core.kernel.divergence import dump
+from arbiter_core.kernel.evolve import apply, empty_state
+from arbiter_core.kernel.hashing import state_hash
+from arbiter_core.kernel.state import Decision, Priority
 from arbiter_ops.bench import Driver, Game
 from arbiter_ops.launcher import Cluster, role_of
 from arbiter_runtime.botgame import make_bots, start_command
@@ -269,7 +269,7 @@ def replay_hash_in_subprocess(store_url: str, game_id: str) -> str:
     """The state hash of the game loaded by another process (GameSession.load)."""
     code = ("import sys; from arbiter_store import open_store; "
             "from arbiter_runtime.session import GameSession; "
-            "from arbiter_core.hashing import state_hash; "
+            "from arbiter_core.kernel.hashing import state_hash; "
             "st = open_store(sys.argv[1]); "
             "print(state_hash(GameSession.load(st, sys.argv[2]).state))")
     out = subprocess.run([sys.executable, "-c", code, store_url, game_id], check=True,

@@ -28,8 +28,8 @@ from pathlib import Path
 
 import httpx
 
-from arbiter_core.commands import RunEngineWork
-from arbiter_core.shell_loop import owed_marker
+from arbiter_core.kernel.commands import RunEngineWork
+from arbiter_core.kernel.shell_loop import owed_marker
 from arbiter_gateway.client import GatewayClient
 from arbiter_gateway.markers import play_markers_through_gateway
 from arbiter_ops.bench import drain

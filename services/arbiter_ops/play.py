@@ -22,7 +22,7 @@ async def play_cli(gateway: str, players: int, seed: int, variant: str,
     as its organiser and a judge (`logins`). With several turn markers every marker's
     player acts as soon as it may (`markers.play_markers_through_gateway`); `store_url`
     then lets the stored log be re-decided serially."""
-    from arbiter_core.hashing import state_hash
+    from arbiter_core.kernel.hashing import state_hash
     gid = game_id or f"{variant}-{players}p-seed{seed}-{int(time.time())}"
     start = start_command(gid, players, seed, variant)
     async with httpx.AsyncClient(base_url=gateway, timeout=60) as http:

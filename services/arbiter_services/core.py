@@ -9,7 +9,7 @@ A thin shell over the pure core (`decide`), for a batch of consumed messages at 
    scratch state. A work message makes the service do all the work of its kinds the game
    owes (game-wide services: on every marker; the stack resolver: on the message's
    marker), one `decide(state, RunEngineWork(marker))` after another. Deciding and
-   applying go through the one shell loop (`arbiter_core.shell_loop`): its commit adds
+   applying go through the one shell loop (`arbiter_core.kernel.shell_loop`): its commit adds
    the step to the game's group, and the owner's work is `owed_marker(owner=)`'s;
 3. append everything decided for the game at once, with the expected version. Every
    decided batch keeps its own metadata (`append_id`, `command_id` or `work_id`), so the
@@ -49,11 +49,11 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
-from arbiter_core.commands import COMMAND_ADAPTER, Command
-from arbiter_core.decide import WORK_OWNERS
-from arbiter_core.errors import InvalidCommand, RuleViolation
-from arbiter_core.events import Event
-from arbiter_core.shell_loop import ShellLoop, Step
+from arbiter_core.kernel.commands import COMMAND_ADAPTER, Command
+from arbiter_core.kernel.decide import WORK_OWNERS
+from arbiter_core.kernel.errors import InvalidCommand, RuleViolation
+from arbiter_core.kernel.events import Event
+from arbiter_core.kernel.shell_loop import ShellLoop, Step
 from arbiter_runtime import snapshots
 from arbiter_runtime.audit import CommandRejected, record_rejection, rejected
 from arbiter_runtime.command_ids import command_key, key_of, reserved_reason, work_key

@@ -21,7 +21,7 @@ from faststream.asgi import AsgiResponse, get
 from faststream.specification import AsyncAPI
 from prometheus_client import make_asgi_app
 
-from arbiter_core.version import ENGINE_VERSION
+from arbiter_core.kernel.version import ENGINE_VERSION
 from arbiter_services import profiling
 from arbiter_services.app import Runtime, build_runtime
 from arbiter_services.liveness import BrokerLink, ServiceApp

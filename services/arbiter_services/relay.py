@@ -26,8 +26,8 @@ import anyio
 from opentelemetry.sdk.trace import TracerProvider
 from pydantic import BaseModel
 
-from arbiter_core import shell_loop
-from arbiter_core.decide import WORK_OWNERS
+from arbiter_core.kernel import shell_loop
+from arbiter_core.kernel.decide import WORK_OWNERS
 from arbiter_runtime.audit import AUDIT_PREFIX, is_game_stream
 from arbiter_runtime.projection import ProjectionCache
 from arbiter_services import profiling

@@ -10,10 +10,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from arbiter_core.commands import Command
-from arbiter_core.events import Event
-from arbiter_core.shell_loop import LOOP, ShellLoop, apply_all
-from arbiter_core.state import GameState
+from arbiter_core.kernel.commands import Command
+from arbiter_core.kernel.events import Event
+from arbiter_core.kernel.shell_loop import LOOP, ShellLoop, apply_all
+from arbiter_core.kernel.state import GameState
 from arbiter_runtime.audit import CommandRejected
 from arbiter_runtime.codec import to_new_event
 from arbiter_runtime.projection import GameProjection

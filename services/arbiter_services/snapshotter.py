@@ -15,7 +15,7 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 
 import structlog
 
-from arbiter_core.state import GameState
+from arbiter_core.kernel.state import GameState
 from arbiter_runtime import snapshots
 from arbiter_runtime.projection import GameProjection
 from arbiter_services.profiling import STAGES

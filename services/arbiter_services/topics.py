@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel
 
-from arbiter_core.decide import WORK_OWNERS
+from arbiter_core.kernel.decide import WORK_OWNERS
 from arbiter_services.messages import AuditMessage, CommandEnvelope, EventMessage, WorkItem
 
 TURN = "turn-orchestrator"

@@ -1,5 +1,5 @@
 """The judge's audit of a stored game: `replay --explain`, `diff`, `replay --as-scenario`,
-and re-deciding a log with the current engine (`arbiter_core.divergence`)."""
+and re-deciding a log with the current engine (`arbiter_core.kernel.divergence`)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ import pytest
 from typer.testing import CliRunner
 
 from arbiter_cli.main import app
-from arbiter_core import events as ev
-from arbiter_core.divergence import redecide, walk
-from arbiter_core.evolve import apply, empty_state
-from arbiter_core.state import MAIN_STEPS, GameState, Priority
+from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.divergence import redecide, walk
+from arbiter_core.kernel.evolve import apply, empty_state
+from arbiter_core.kernel.state import MAIN_STEPS, GameState, Priority
 from arbiter_runtime.codec import from_stored
 from arbiter_scenarios.model import load
 from arbiter_scenarios.runner import _setup, run_scenario

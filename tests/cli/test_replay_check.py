@@ -14,12 +14,12 @@ from typer.testing import CliRunner
 
 from arbiter_cli import check_cmd
 from arbiter_cli.main import app
-from arbiter_core import events as ev
-from arbiter_core.commands import Command
-from arbiter_core.decide import decide as real_decide
-from arbiter_core.shell_loop import LOOP
-from arbiter_core.state import GameState
-from arbiter_core.version import ENGINE_VERSION
+from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.commands import Command
+from arbiter_core.kernel.decide import decide as real_decide
+from arbiter_core.kernel.shell_loop import LOOP
+from arbiter_core.kernel.state import GameState
+from arbiter_core.kernel.version import ENGINE_VERSION
 
 GAME = "free_for_all-2p-seed5"
 runner = CliRunner()

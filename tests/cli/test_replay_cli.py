@@ -10,8 +10,8 @@ from typer.testing import CliRunner
 
 from arbiter_cli.board import board_json
 from arbiter_cli.main import app
-from arbiter_core.evolve import apply, empty_state
-from arbiter_core.hashing import state_hash
+from arbiter_core.kernel.evolve import apply, empty_state
+from arbiter_core.kernel.hashing import state_hash
 from arbiter_runtime.codec import from_stored
 from arbiter_store import open_store
 

@@ -13,8 +13,8 @@ import pytest
 import yaml
 
 from arbiter_cli.scenario_export import ExportError, export_scenario
-from arbiter_core.evolve import apply, empty_state
-from arbiter_core.state import MAIN_STEPS, Delayed, GameState, Priority
+from arbiter_core.kernel.evolve import apply, empty_state
+from arbiter_core.kernel.state import MAIN_STEPS, Delayed, GameState, Priority
 from arbiter_runtime.codec import from_stored
 from arbiter_runtime.play import play_bot_game
 from arbiter_scenarios.model import load

@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arbiter_cli.main import app
-from arbiter_core.hashing import state_hash
+from arbiter_core.kernel.hashing import state_hash
 from arbiter_runtime import snapshots
 from arbiter_runtime.session import GameSession
 from arbiter_store import open_store

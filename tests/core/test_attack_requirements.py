@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from tests.harness import run_text
 
-from arbiter_core.commands import AssignCombatDamage, DeclareAttackers, PlayerCommand
-from arbiter_core.decide import decide
-from arbiter_core.errors import RuleViolation
-from arbiter_core.legal import legal_actions
-from arbiter_core.state import Decision, GameState
+from arbiter_core.kernel.commands import AssignCombatDamage, DeclareAttackers, PlayerCommand
+from arbiter_core.kernel.decide import decide
+from arbiter_core.kernel.errors import RuleViolation
+from arbiter_core.kernel.state import Decision, GameState
+from arbiter_core.views.legal import legal_actions
 
 IMP_AND_ARBITER = """
 name: legal attacks under Maddening Imp and Silent Arbiter

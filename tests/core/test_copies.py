@@ -9,14 +9,14 @@ from __future__ import annotations
 import pytest
 from tests.harness import Game, cards
 
-from arbiter_core import events as ev
-from arbiter_core.commands import CastSpell, ChooseObjects, PassPriority, PositionPlayer
-from arbiter_core.decide import decide
-from arbiter_core.errors import RuleViolation
-from arbiter_core.evolve import apply
-from arbiter_core.layers import definition
-from arbiter_core.legal import legal_actions
-from arbiter_core.state import Priority
+from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.commands import CastSpell, ChooseObjects, PassPriority, PositionPlayer
+from arbiter_core.kernel.decide import decide
+from arbiter_core.kernel.errors import RuleViolation
+from arbiter_core.kernel.evolve import apply
+from arbiter_core.kernel.state import Priority
+from arbiter_core.layers.characteristics import definition
+from arbiter_core.views.legal import legal_actions
 
 
 def clone_resolving(bob: tuple[str, ...] = ("Grizzly Bears",), clones: int = 1) -> Game:

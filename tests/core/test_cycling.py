@@ -10,11 +10,11 @@ from __future__ import annotations
 import pytest
 from tests.harness import Game, cards
 
-from arbiter_core import events as ev
-from arbiter_core.commands import ActivateAbility, PassPriority, PositionPlayer
-from arbiter_core.decide import decide
-from arbiter_core.errors import RuleViolation
-from arbiter_core.legal import legal_actions
+from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.commands import ActivateAbility, PassPriority, PositionPlayer
+from arbiter_core.kernel.decide import decide
+from arbiter_core.kernel.errors import RuleViolation
+from arbiter_core.views.legal import legal_actions
 
 
 def game(bob_battlefield: tuple[str, ...] = ("Mountain",)) -> Game:

@@ -15,8 +15,8 @@ from dataclasses import replace
 
 from tests.harness import Game as CoreGame
 
-from arbiter_core import events as ev
-from arbiter_core.commands import (
+from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.commands import (
     ActivateAbility,
     ChooseOption,
     DeclareAttackers,
@@ -24,10 +24,10 @@ from arbiter_core.commands import (
     PassPriority,
     PositionPlayer,
 )
-from arbiter_core.events import CardSetup
-from arbiter_core.evolve import apply
-from arbiter_core.hashing import state_hash
-from arbiter_core.state import Decision, Delayed, Priority, StackItem, Step
+from arbiter_core.kernel.events import CardSetup
+from arbiter_core.kernel.evolve import apply
+from arbiter_core.kernel.hashing import state_hash
+from arbiter_core.kernel.state import Decision, Delayed, Priority, StackItem, Step
 
 
 class Game(CoreGame):

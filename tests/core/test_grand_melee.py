@@ -55,12 +55,12 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from arbiter_core import events as ev
-from arbiter_core.commands import Concede, PlayerSetup, StartGame
-from arbiter_core.evolve import apply, empty_state
-from arbiter_core.hashing import canonical, state_hash
-from arbiter_core.influence import player_in_range
-from arbiter_core.state import GameState, Marker, Priority, Waiting
+from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.commands import Concede, PlayerSetup, StartGame
+from arbiter_core.kernel.evolve import apply, empty_state
+from arbiter_core.kernel.hashing import canonical, state_hash
+from arbiter_core.kernel.state import GameState, Marker, Priority, Waiting
+from arbiter_core.multiplayer.influence import player_in_range
 from arbiter_runtime.bots import RandomBot
 from arbiter_runtime.codec import from_stored
 from arbiter_runtime.decks import deck_for_seat

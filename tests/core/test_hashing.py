@@ -20,12 +20,12 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from arbiter_core.commands import Command, PlayerSetup, RunEngineWork, StartGame
-from arbiter_core.decide import decide
-from arbiter_core.evolve import apply, empty_state
-from arbiter_core.hashing import canonical, state_hash
-from arbiter_core.shell_loop import owed_marker
-from arbiter_core.state import GameState
+from arbiter_core.kernel.commands import Command, PlayerSetup, RunEngineWork, StartGame
+from arbiter_core.kernel.decide import decide
+from arbiter_core.kernel.evolve import apply, empty_state
+from arbiter_core.kernel.hashing import canonical, state_hash
+from arbiter_core.kernel.shell_loop import owed_marker
+from arbiter_core.kernel.state import GameState
 from arbiter_runtime import snapshots
 from arbiter_runtime.bots import RandomBot
 from arbiter_runtime.decks import deck_for_seat

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from arbiter_core.commands import CastSpell
-from arbiter_core.decide import decide
-from arbiter_core.legal import legal_actions
+from arbiter_core.kernel.commands import CastSpell
+from arbiter_core.kernel.decide import decide
+from arbiter_core.views.legal import legal_actions
 from arbiter_scenarios import actions as act
 from arbiter_scenarios.model import load
 from arbiter_scenarios.runner import _setup

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from arbiter_core.commands import PlayerSetup, StartGame
-from arbiter_core.decide import decide
-from arbiter_core.evolve import apply, empty_state
-from arbiter_core.layers import is_creature, power_toughness
-from arbiter_core.memo import KeyedMemo, Pinned, StateMemo, fact, trust_scratch
-from arbiter_core.sba import needs_check
-from arbiter_core.state import GameState, Priority, Step
+from arbiter_core.kernel.commands import PlayerSetup, StartGame
+from arbiter_core.kernel.decide import decide
+from arbiter_core.kernel.evolve import apply, empty_state
+from arbiter_core.kernel.memo import KeyedMemo, Pinned, StateMemo, fact, trust_scratch
+from arbiter_core.kernel.state import GameState, Priority, Step
+from arbiter_core.layers.characteristics import is_creature, power_toughness
+from arbiter_core.sba.check import needs_check
 from arbiter_runtime.decks import deck_for_seat
 
 

@@ -17,17 +17,12 @@ from pathlib import Path
 import pytest
 from tests.harness import Game, cards
 
-from arbiter_core import events as ev
-from arbiter_core.commands import (
-    CastSpell,
-    ChooseOption,
-    PassPriority,
-    PositionPlayer,
-)
-from arbiter_core.decide import decide
-from arbiter_core.errors import RuleViolation
-from arbiter_core.evolve import apply
-from arbiter_core.legal import legal_actions
+from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.commands import CastSpell, ChooseOption, PassPriority, PositionPlayer
+from arbiter_core.kernel.decide import decide
+from arbiter_core.kernel.errors import RuleViolation
+from arbiter_core.kernel.evolve import apply
+from arbiter_core.views.legal import legal_actions
 from arbiter_runtime.bots import RandomBot
 from arbiter_scenarios.model import load
 from arbiter_scenarios.runner import run_scenario

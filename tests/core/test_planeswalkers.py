@@ -11,11 +11,11 @@ from tests.harness import run_text
 
 from arbiter_core.cards import get_card
 from arbiter_core.cards.render import render_oracle
-from arbiter_core.commands import ActivateAbility, DeclareAttackers, PlayerCommand
-from arbiter_core.decide import decide
-from arbiter_core.errors import RuleViolation
-from arbiter_core.legal import legal_actions
-from arbiter_core.state import GameState
+from arbiter_core.kernel.commands import ActivateAbility, DeclareAttackers, PlayerCommand
+from arbiter_core.kernel.decide import decide
+from arbiter_core.kernel.errors import RuleViolation
+from arbiter_core.kernel.state import GameState
+from arbiter_core.views.legal import legal_actions
 from arbiter_scenarios import actions as act
 
 TWO = """

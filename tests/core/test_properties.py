@@ -42,7 +42,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arbiter_core.commands import (
+from arbiter_core.kernel.commands import (
     AssignCombatDamage,
     CastSpell,
     ChooseObjects,
@@ -57,16 +57,16 @@ from arbiter_core.commands import (
     RunEngineWork,
     StartGame,
 )
-from arbiter_core.decide import decide
-from arbiter_core.errors import ArbiterError, GameOver, InvalidCommand, RuleViolation
-from arbiter_core.events import Event
-from arbiter_core.evolve import empty_state, evolve, replay
-from arbiter_core.hashing import state_hash
-from arbiter_core.layers import definition
-from arbiter_core.legal import legal_actions
-from arbiter_core.rules_index import is_rule
-from arbiter_core.shell_loop import owed_work
-from arbiter_core.state import Decision, GameState, Priority
+from arbiter_core.kernel.decide import decide
+from arbiter_core.kernel.errors import ArbiterError, GameOver, InvalidCommand, RuleViolation
+from arbiter_core.kernel.events import Event
+from arbiter_core.kernel.evolve import empty_state, evolve, replay
+from arbiter_core.kernel.hashing import state_hash
+from arbiter_core.kernel.rules_index import is_rule
+from arbiter_core.kernel.shell_loop import owed_work
+from arbiter_core.kernel.state import Decision, GameState, Priority
+from arbiter_core.layers.characteristics import definition
+from arbiter_core.views.legal import legal_actions
 from arbiter_runtime.bots import RandomBot
 from arbiter_runtime.codec import from_stored
 from arbiter_runtime.decks import deck_for_seat
@@ -523,7 +523,7 @@ def copy_log(store: EventStore, game_id: str, path: Path) -> None:
 
 FRESH_SCRIPT = """
 import json, sys
-from arbiter_core.hashing import state_hash
+from arbiter_core.kernel.hashing import state_hash
 from arbiter_runtime.session import GameSession
 from arbiter_store import open_store
 out = {}

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from arbiter_core import state as st
 from arbiter_core.cards.model import TokenSpec
-from arbiter_core.records import replacer
+from arbiter_core.kernel import state as st
+from arbiter_core.kernel.records import replacer
 
 TOKEN = TokenSpec(name="Goblin", colors=("R",), types=("Creature",), subtypes=("Goblin",),
                   power=1, toughness=1)

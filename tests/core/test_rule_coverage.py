@@ -4,7 +4,7 @@ a rule counts when a legal case and an illegal case cite it and the illegal one 
 a violation of it).
 
 For each section 800-811 the test takes every rule number from the committed index
-(`arbiter_core.rules_index.RULE_NUMBERS`) and fails, listing them, on any that no
+(`arbiter_core.kernel.rules_index.RULE_NUMBERS`) and fails, listing them, on any that no
 scenario's `rules:` list cites. A section number alone ("807") is a heading: it counts as
 cited when any rule of its section is. Every other number - a rule with subrules such as
 "800.4" included - must be cited itself.
@@ -25,7 +25,7 @@ import pytest
 import yaml
 from tests.deck_cases import deck_cases
 
-from arbiter_core.rules_index import RULE_NUMBERS
+from arbiter_core.kernel.rules_index import RULE_NUMBERS
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "tests" / "scenarios"

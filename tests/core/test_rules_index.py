@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from arbiter_core.rules_index import CR_EDITION, RULE_NUMBERS, is_rule
+from arbiter_core.kernel.rules_index import CR_EDITION, RULE_NUMBERS, is_rule
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 

@@ -1,4 +1,4 @@
-"""The one shell loop (`arbiter_core.shell_loop`, issue 11): which marker owes engine
+"""The one shell loop (`arbiter_core.kernel.shell_loop`, issue 11): which marker owes engine
 work, and the loop's decide, commit, apply, run on a fake decide and apply (no rules).
 The callers sharing it are tested in tests/services/test_one_loop.py."""
 
@@ -9,11 +9,19 @@ from collections.abc import Sequence
 
 import pytest
 
-from arbiter_core import events as ev
-from arbiter_core.commands import Command, PassPriority, RunEngineWork
-from arbiter_core.shell_loop import ShellLoop, Step, owed_marker, owed_work
-from arbiter_core.state import Decision, GameState, Marker, Pending, Priority, Waiting, Work
-from arbiter_core.state import Step as TurnStep
+from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.commands import Command, PassPriority, RunEngineWork
+from arbiter_core.kernel.shell_loop import ShellLoop, Step, owed_marker, owed_work
+from arbiter_core.kernel.state import (
+    Decision,
+    GameState,
+    Marker,
+    Pending,
+    Priority,
+    Waiting,
+    Work,
+)
+from arbiter_core.kernel.state import Step as TurnStep
 
 
 def state(*pendings: Pending, game_over: bool = False) -> GameState:

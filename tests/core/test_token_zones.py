@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from arbiter_core import events as ev
-from arbiter_core.commands import (
+from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.commands import (
     ActivateAbility,
     Command,
     PassPriority,
@@ -20,11 +20,11 @@ from arbiter_core.commands import (
     RunEngineWork,
     SetUpPosition,
 )
-from arbiter_core.decide import decide
-from arbiter_core.events import CardSetup
-from arbiter_core.evolve import apply, empty_state
-from arbiter_core.shell_loop import owed_marker
-from arbiter_core.state import GameState
+from arbiter_core.kernel.decide import decide
+from arbiter_core.kernel.events import CardSetup
+from arbiter_core.kernel.evolve import apply, empty_state
+from arbiter_core.kernel.shell_loop import owed_marker
+from arbiter_core.kernel.state import GameState
 
 
 def _do(s: GameState, command: Command) -> list[ev.Event]:

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from arbiter_core import events as ev
-from arbiter_core.evolve import apply, empty_state
-from arbiter_core.state import Decision, GameState, StackItem
-from arbiter_core.view import SeatView, judge_view, view
+from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.evolve import apply, empty_state
+from arbiter_core.kernel.state import Decision, GameState, StackItem
+from arbiter_core.views.seat import SeatView, judge_view, view
 from arbiter_runtime.codec import from_stored
 from arbiter_runtime.play import play_bot_game
 from arbiter_store import open_store

@@ -7,8 +7,8 @@ import typing
 
 import yaml
 
-from arbiter_core.commands import Command
-from arbiter_core.decide import WORK_OWNERS
+from arbiter_core.kernel.commands import Command
+from arbiter_core.kernel.decide import WORK_OWNERS
 from arbiter_ops.asyncapi import asyncapi_yaml
 from arbiter_ops.deployfiles import generated, stale
 from arbiter_services.topics import COMMAND_CONSUMERS, SERVICES, TOPIC_BY_NAME, TOPICS, work_topic

@@ -14,10 +14,10 @@ import uvicorn
 from faststream.kafka import TestKafkaBroker
 from opentelemetry.sdk.trace.export import SpanExporter
 
-from arbiter_core.commands import StartGame
-from arbiter_core.decide import WORK_OWNERS
-from arbiter_core.shell_loop import owed_work
-from arbiter_core.state import GameState
+from arbiter_core.kernel.commands import StartGame
+from arbiter_core.kernel.decide import WORK_OWNERS
+from arbiter_core.kernel.shell_loop import owed_work
+from arbiter_core.kernel.state import GameState
 from arbiter_gateway.logins import Login, StaffLogins
 from arbiter_gateway.passwords import hash_password
 from arbiter_gateway.server import build_gateway

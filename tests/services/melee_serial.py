@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from arbiter_core.commands import PlayerSetup, RunEngineWork, StartGame
-from arbiter_core.shell_loop import owed_marker
-from arbiter_core.state import Decision, GameState, Priority
+from arbiter_core.kernel.commands import PlayerSetup, RunEngineWork, StartGame
+from arbiter_core.kernel.shell_loop import owed_marker
+from arbiter_core.kernel.state import Decision, GameState, Priority
 from arbiter_gateway.markers import done_within
 from arbiter_ops.melee import VARIANT
 from arbiter_runtime.botgame import make_bots

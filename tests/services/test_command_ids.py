@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from arbiter_core import events as ev
-from arbiter_core.commands import Command, PassPriority, RunEngineWork
-from arbiter_core.decide import WORK_OWNERS, decide
-from arbiter_core.evolve import apply
-from arbiter_core.shell_loop import ShellLoop, owed_work
-from arbiter_core.state import GameState, Priority
+from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.commands import Command, PassPriority, RunEngineWork
+from arbiter_core.kernel.decide import WORK_OWNERS, decide
+from arbiter_core.kernel.evolve import apply
+from arbiter_core.kernel.shell_loop import ShellLoop, owed_work
+from arbiter_core.kernel.state import GameState, Priority
 from arbiter_runtime.botgame import engine_idle, start_command
 from arbiter_runtime.deadletters import dead_letters
 from arbiter_runtime.projection import GameProjection

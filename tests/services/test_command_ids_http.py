@@ -14,12 +14,12 @@ from aiokafka import AIOKafkaProducer  # type: ignore[import-untyped]
 from typer.testing import CliRunner
 
 from arbiter_cli.main import app as cli
-from arbiter_core import events as ev
-from arbiter_core.commands import Command, PassPriority, RunEngineWork
-from arbiter_core.decide import decide
-from arbiter_core.evolve import apply
-from arbiter_core.shell_loop import ShellLoop, owed_work
-from arbiter_core.state import GameState
+from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.commands import Command, PassPriority, RunEngineWork
+from arbiter_core.kernel.decide import decide
+from arbiter_core.kernel.evolve import apply
+from arbiter_core.kernel.shell_loop import ShellLoop, owed_work
+from arbiter_core.kernel.state import GameState
 from arbiter_runtime.projection import GameProjection
 from arbiter_services.messages import CommandEnvelope
 from arbiter_services.topics import TURN, command_key, command_topic

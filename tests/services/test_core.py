@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from arbiter_core.commands import PassPriority
-from arbiter_core.decide import WORK_OWNERS
-from arbiter_core.shell_loop import owed_work
-from arbiter_core.state import Priority, Work
+from arbiter_core.kernel.commands import PassPriority
+from arbiter_core.kernel.decide import WORK_OWNERS
+from arbiter_core.kernel.shell_loop import owed_work
+from arbiter_core.kernel.state import Priority, Work
 from arbiter_runtime.audit import audit_stream, rejected
 from arbiter_runtime.botgame import start_command
 from arbiter_runtime.projection import ProjectionCache

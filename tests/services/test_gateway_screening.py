@@ -12,9 +12,9 @@ from typing import Any
 
 import httpx
 
-from arbiter_core.commands import CastSpell, PlayLand
-from arbiter_core.evolve import apply, empty_state
-from arbiter_core.view import view
+from arbiter_core.kernel.commands import CastSpell, PlayLand
+from arbiter_core.kernel.evolve import apply, empty_state
+from arbiter_core.views.seat import view
 from arbiter_runtime.audit import CommandRejected
 from arbiter_runtime.codec import from_stored
 from arbiter_runtime.screening import (
@@ -96,7 +96,7 @@ async def _run(scenario: Any) -> None:
 def test_every_command_field_is_classified() -> None:
     """A field the core adds to a player command must be sorted into ids or not here
     (unknown fields are screened as ids, failing closed)."""
-    from arbiter_core.commands import PlayerCommand
+    from arbiter_core.kernel.commands import PlayerCommand
     for cls in PlayerCommand.__args__:
         for name in cls.model_fields:
             assert name in ID_FIELDS | OTHER_FIELDS, f"{cls.__name__}.{name}"

@@ -23,10 +23,10 @@ import pytest
 import websockets
 from pydantic import ValidationError
 
-from arbiter_core.commands import COMMAND_ADAPTER, PlayerSetup, StartGame
-from arbiter_core.evolve import apply, empty_state
-from arbiter_core.state import GameState
-from arbiter_core.view import SPECTATOR, sees_hand, spectator_view, view
+from arbiter_core.kernel.commands import COMMAND_ADAPTER, PlayerSetup, StartGame
+from arbiter_core.kernel.evolve import apply, empty_state
+from arbiter_core.kernel.state import GameState
+from arbiter_core.views.seat import SPECTATOR, sees_hand, spectator_view, view
 from arbiter_runtime.codec import from_stored
 from arbiter_runtime.decks import deck_for_seat
 from arbiter_runtime.play import team_names

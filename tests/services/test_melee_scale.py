@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from arbiter_core.hashing import state_hash
+from arbiter_core.kernel.hashing import state_hash
 from arbiter_gateway.client import DistributedGame, GatewayClient
 from arbiter_gateway.markers import done_within, play_markers_through_gateway
 from arbiter_ops.launcher import Cluster, process_names, role_of

@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from arbiter_core.commands import RunEngineWork
-from arbiter_core.shell_loop import owed_marker
-from arbiter_core.state import Work
+from arbiter_core.kernel.commands import RunEngineWork
+from arbiter_core.kernel.shell_loop import owed_marker
+from arbiter_core.kernel.state import Work
 from arbiter_ops.melee import VARIANT, verify_log
 from arbiter_runtime.botgame import make_bots, next_action, start_command
 from arbiter_runtime.session import GameSession

@@ -1,18 +1,18 @@
 """One shell loop (issue 11): the embedded session, the services' handler core and the
 divergence check (`arbiter replay --check`) decide through the same
-`arbiter_core.shell_loop.ShellLoop`. The same seeded game makes the same decide calls in
+`arbiter_core.kernel.shell_loop.ShellLoop`. The same seeded game makes the same decide calls in
 all three, and another engine given to the loop is the engine each of them uses."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from arbiter_core import events as ev
-from arbiter_core.commands import Command, RunEngineWork, StartGame
-from arbiter_core.decide import decide
-from arbiter_core.divergence import walk
-from arbiter_core.shell_loop import ShellLoop
-from arbiter_core.state import GameState
+from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.commands import Command, RunEngineWork, StartGame
+from arbiter_core.kernel.decide import decide
+from arbiter_core.kernel.divergence import walk
+from arbiter_core.kernel.shell_loop import ShellLoop
+from arbiter_core.kernel.state import GameState
 from arbiter_runtime.botgame import make_bots, next_action, start_command
 from arbiter_runtime.codec import from_stored
 from arbiter_runtime.session import GameSession

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from structlog.testing import capture_logs
 
-from arbiter_core.commands import PassPriority
-from arbiter_core.hashing import state_hash
-from arbiter_core.state import GameState, Priority
+from arbiter_core.kernel.commands import PassPriority
+from arbiter_core.kernel.hashing import state_hash
+from arbiter_core.kernel.state import GameState, Priority
 from arbiter_runtime import snapshots
 from arbiter_runtime.botgame import engine_idle, start_command
 from arbiter_runtime.command_ids import command_key

@@ -25,9 +25,9 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
 from pydantic_core import PydanticUndefined
 
-from arbiter_core.events import Event, StateCheckpointed
-from arbiter_core.evolve import apply, empty_state
-from arbiter_core.hashing import state_hash
+from arbiter_core.kernel.events import Event, StateCheckpointed
+from arbiter_core.kernel.evolve import apply, empty_state
+from arbiter_core.kernel.hashing import state_hash
 from arbiter_runtime import codec, fastcodec
 from arbiter_runtime.codec import from_bodies, to_new_event, validate_bodies
 from arbiter_runtime.play import GameSummary, play_bot_game

@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from arbiter_cli.main import app
-from arbiter_core.events import StateCheckpointed
-from arbiter_core.hashing import state_hash
+from arbiter_core.kernel.events import StateCheckpointed
+from arbiter_core.kernel.hashing import state_hash
 from arbiter_runtime import snapshots
 from arbiter_runtime.codec import from_stored
 from arbiter_runtime.play import play_bot_game

@@ -1,5 +1,5 @@
 """"Which marker owes engine work" has one definition (issue 11): `owed_work` and
-`owed_marker` in `arbiter_core/shell_loop.py`. Anything else that walks a state's
+`owed_marker` in `arbiter_core/kernel/shell_loop.py`. Anything else that walks a state's
 markers testing for `Work` pending is a second definition, and fails here.
 
 The AST scan covers libs/, services/, tools/, benchmarks/ and tests/: an
@@ -18,7 +18,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SCANNED = ("libs", "services", "tools", "benchmarks", "tests")
-DEFINITION = Path("libs/arbiter_core/shell_loop.py")
+DEFINITION = Path("libs/arbiter_core/kernel/shell_loop.py")
 #: must run on trees without shell_loop.py (see the module docstring)
 EXEMPT = frozenset({Path("tools/same_events.py"), Path("benchmarks/engine_workload.py")})
 

@@ -105,7 +105,7 @@ def test_allow_list_and_forbidden_list_are_disjoint() -> None:
 def test_core_is_found() -> None:
     modules = list(CORE.rglob("*.py"))
     assert len(modules) >= 10, f"expected the core package at {CORE}"
-    assert (CORE / "decide.py").exists() and (CORE / "evolve.py").exists()
+    assert (CORE / "kernel" / "decide.py").exists() and (CORE / "kernel" / "evolve.py").exists()
 
 
 def test_core_imports_only_allowed_modules_and_does_no_io() -> None:
@@ -126,16 +126,16 @@ def _append(path: Path, text: str) -> None:
 def test_checker_catches_import_random(tmp_path: Path) -> None:
     core = _copy_core(tmp_path)
     assert scan(core) == scan(CORE)  # the copy scans like the original
-    target = core / "evolve.py"
+    target = core / "kernel" / "evolve.py"
     lines = len(target.read_text(encoding="utf-8").splitlines())
     _append(target, "\nimport random\n")
     problems = scan(core)
-    assert f"arbiter_core.evolve:{lines + 2}: imports 'random' (forbidden)" in problems
+    assert f"arbiter_core.kernel.evolve:{lines + 2}: imports 'random' (forbidden)" in problems
 
 
 def test_checker_catches_other_impurities(tmp_path: Path) -> None:
     core = _copy_core(tmp_path)
-    _append(core / "decide.py", "\n\ndef _f() -> None:\n    from time import time\n"
+    _append(core / "kernel" / "decide.py", "\n\ndef _f() -> None:\n    from time import time\n"
                                 "    print(time())\n    open('x')\n")
     _append(core / "cards" / "model" / "base.py", "\nimport arbiter_store.sqlite\nimport yaml\n"
                                                    "from .. import pool as _pool\n")
@@ -144,7 +144,7 @@ def test_checker_catches_other_impurities(tmp_path: Path) -> None:
     def found(module: str) -> set[str]:
         return {p.split(":", 2)[2].strip() for p in new if p.startswith(module + ":")}
 
-    assert found("arbiter_core.decide") == {
+    assert found("arbiter_core.kernel.decide") == {
         "calls open(", "calls print(", "imports 'time' (forbidden)"}
     # the relative import of the package's own module is fine
     assert found("arbiter_core.cards.model.base") == {

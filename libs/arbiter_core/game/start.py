@@ -1,0 +1,211 @@
+"""Starting a game (CR 103) and setting up a judge's position.
+
+A multiplayer game (more than two players, 800.1) uses one variant and any options
+(800.2), fixed before play begins (806.2, 808.3, 811.2). Seats are as given, or random
+when asked (800.5, 806.3).
+
+StartGame: seats (random when asked, recorded in the event, 103.1; teams seated together,
+808.2/809.2/810.3, or apart in Alternating Teams, 811.3), starting life (103.4, 810.4,
+810.11), libraries shuffled with the outcome in the event (103.3), opening hands of seven
+(103.5), the first turn with the draw skipped where 103.8 says so.
+Mulligans are not offered yet (they come with the casual-variants issue).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from arbiter_core.cards import get_card
+from arbiter_core.cards.fingerprint import CARD_DATA_HASH
+from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.commands import SetUpPosition, StartGame
+from arbiter_core.kernel.errors import InvalidCommand
+from arbiter_core.kernel.rng import Rng
+from arbiter_core.kernel.rules_index import CR_EDITION
+from arbiter_core.kernel.state import Step
+from arbiter_core.kernel.txn import Txn
+from arbiter_core.kernel.version import ENGINE_VERSION
+from arbiter_core.multiplayer.grand_melee import first_holders
+from arbiter_core.turns.steps import draw
+from arbiter_core.variants.base import Variant, get_variant, team_seats
+
+
+def _check_names(names: list[str]) -> None:
+    if len(set(names)) != len(names):
+        raise InvalidCommand("players", "player names must be unique")
+
+
+def _check_cards(names: list[str], field: str) -> None:
+    for name in names:
+        try:
+            get_card(name)
+        except KeyError:
+            raise InvalidCommand(field, f"unknown card {name!r}") from None
+
+
+def _teams(v: Variant, seats: list[str], given: dict[str, str | None]) -> dict[str, str]:
+    """Teams, checked against the variant's seating rules."""
+    if not v.team_play:
+        return {p: given.get(p) or p for p in seats}
+    missing = [p for p in seats if not given.get(p)]
+    if missing:
+        raise InvalidCommand("players.team", f"{v.name} needs a team for {missing}")
+    teams = {p: str(given[p]) for p in seats}
+    sizes = Counter(teams.values())
+    if len(sizes) < 2:
+        raise InvalidCommand("players.team", f"{v.name} needs at least two teams")
+    if v.equal_teams and len(set(sizes.values())) != 1:
+        raise InvalidCommand("players.team", f"{v.name} needs teams of equal size")
+    if v.name == "two_headed_giant" and min(sizes.values()) < 2:
+        raise InvalidCommand("players.team", "Two-Headed Giant teams have two or more "
+                                             "players (810.1, 810.11)")
+    if v.name == "emperor" and min(sizes.values()) < 3:
+        raise InvalidCommand("players.team", "Emperor teams have three players (809.1)")
+    n = len(seats)
+    neighbours_same = [teams[seats[i]] == teams[seats[(i + 1) % n]] for i in range(n)]
+    if v.name == "alternating_teams":
+        if any(neighbours_same):
+            raise InvalidCommand("players", "in Alternating Teams no one sits next to a "
+                                            "teammate (811.3)")
+    elif sum(1 for same in neighbours_same if not same) != len(sizes):
+        raise InvalidCommand("players", f"in {v.name} each team sits together "
+                                        "(808.2, 809.2, 810.3)")
+    return teams
+
+
+def _seating(t: Txn, v: Variant, names: list[str], given: dict[str, str | None]) -> list[str]:
+    """A random seating that keeps the variant's rules: teams together, or apart."""
+    if not v.team_play:
+        return t.rng.shuffled(names)
+    by_team: dict[str, list[str]] = {}
+    for p in names:
+        by_team.setdefault(str(given.get(p)), []).append(p)
+    order = t.rng.shuffled(sorted(by_team))
+    groups = [t.rng.shuffled(by_team[team]) for team in order]
+    if v.name == "alternating_teams":
+        return [g[i] for i in range(len(groups[0])) for g in groups]
+    return [p for g in groups for p in g]
+
+
+def _started(t: Txn, v: Variant, game_id: str, seed: int, seats: list[str],
+             teams: dict[str, str], life: dict[str, int], poison: dict[str, int],
+             cmd: StartGame | SetUpPosition) -> None:
+    heads = max(Counter(teams.values()).values())
+    shared_turns = v.shared_team_turns if cmd.shared_team_turns is None \
+        else cmd.shared_team_turns
+    n = len(seats)
+    if shared_turns and sum(1 for i in range(n) if teams[seats[i]] != teams[seats[(i + 1) % n]]) \
+            > len(set(teams.values())):
+        raise InvalidCommand("options.shared_team_turns", "shared team turns need each "
+                                                          "team in adjacent seats (805.1)")
+    if v.name == "free_for_all" and cmd.deploy_creatures:
+        raise InvalidCommand("options.deploy_creatures", "Free-for-All doesn't use the "
+                                                         "deploy creatures option (806.2c)")
+    t.emit(ev.GameStarted(
+        game_id=game_id, variant=v.name, seed=seed, seats=seats, teams=teams,
+        life=life, poison=poison,
+        attack_option=cmd.attack or v.default_attack,
+        range_of_influence=cmd.range_of_influence,
+        ranges=v.ranges(seats, teams, cmd.range_of_influence),
+        shared_team_turns=shared_turns, shared_life=v.shared_life,
+        deploy_creatures=v.deploy_creatures if cmd.deploy_creatures is None
+        else cmd.deploy_creatures,
+        attack_adjacent_only=v.attack_adjacent_only, poison_limit=v.poison_limit(heads),
+        emperors=v.emperors(seats, teams), grand_melee=v.grand_melee,
+        engine_version=ENGINE_VERSION, rules_edition=CR_EDITION,
+        card_data_hash=CARD_DATA_HASH, rule="103.1"))
+
+
+def start_game(t: Txn, cmd: StartGame) -> None:
+    t.rng = Rng(cmd.seed, 0)  # the game's own seed: seating and shuffles (103.1, 103.3)
+    v = get_variant(cmd.variant)
+    names = [p.name for p in cmd.players]
+    _check_names(names)
+    if not v.min_players <= len(names) <= v.max_players:
+        raise InvalidCommand("players", f"{v.name} needs {v.min_players}-{v.max_players} "
+                                        f"players, got {len(names)}")
+    for p in cmd.players:
+        _check_cards(p.deck, f"players.{p.name}.deck")
+    given = {p.name: p.team for p in cmd.players}
+    seats = _seating(t, v, names, given) if cmd.random_seating else names
+    teams = _teams(v, seats, given)
+    heads = max(Counter(teams.values()).values())
+    life = cmd.starting_life or v.team_life(heads)
+    _started(t, v, cmd.game_id, cmd.seed, seats, teams, dict.fromkeys(seats, life), {}, cmd)
+    decks = {p.name: p.deck for p in cmd.players}
+    for name in seats:
+        first = t.s.next_id
+        t.emit(ev.CardsPut(player=name, zone="library", first_id=first, rule="103.2",
+                           cards=[ev.CardSetup(name=n) for n in decks[name]]))
+        t.emit(ev.LibraryShuffled(player=name, rule="103.3",
+                                  order=t.rng.shuffled(t.s.zone(name, "library"))))
+    for name in seats:
+        for _ in range(7):
+            draw(t, name, "103.5")
+    first_player = v.first_player(seats, teams)
+    if cmd.shared_team_turns if cmd.shared_team_turns is not None else v.shared_team_turns:
+        # CR 805.3, 103.1a: a starting team; its turns go through its primary player (805.2).
+        first_player = team_seats(seats, teams, first_player)[0]
+    if v.grand_melee:  # 807.4b: every marker's holder starts a turn at once
+        for number, holder in enumerate(first_holders(seats, first_player), start=1):
+            t.emit(ev.MarkerPlaced(marker=number, holder=holder, turn=1,
+                                   step=Step.UNTAP.value, rule="807.4b"))
+        return
+    t.emit(ev.MarkerPlaced(marker=1, holder=first_player, turn=1, step=Step.UNTAP.value,
+                           skip_draw=v.first_player_skips_draw(len(seats)), rule="103.8"))
+
+
+def set_up_position(t: Txn, cmd: SetUpPosition) -> None:
+    v = get_variant(cmd.variant)
+    names = [p.name for p in cmd.players]
+    _check_names(names)
+    if cmd.active not in names:
+        raise InvalidCommand("start.active", f"no player named {cmd.active!r}")
+    try:
+        step = Step(cmd.step)
+    except ValueError:
+        raise InvalidCommand("start.step", f"unknown step {cmd.step!r}") from None
+    teams = _teams(v, names, {p.name: p.team for p in cmd.players})
+    heads = max(Counter(teams.values()).values())
+    base_life = cmd.starting_life or v.team_life(heads)
+    life = {p.name: base_life if p.life is None else p.life for p in cmd.players}
+    poison = {p.name: p.poison for p in cmd.players if p.poison}
+    for team, total in cmd.team_life.items():
+        for name in names:
+            if teams[name] == team:
+                life[name] = total
+    for team, total in cmd.team_poison.items():
+        for name in names:
+            if teams[name] == team:
+                poison[name] = total
+    _started(t, v, cmd.game_id, cmd.seed, names, teams, life, poison, cmd)
+    battlefield_ids: dict[str, list[int]] = {}
+    for p in cmd.players:
+        for zone, cards in p.zones.items():
+            _check_cards([c.name for c in cards], f"players.{p.name}.{zone}")
+            first = t.s.next_id
+            if zone == "battlefield":
+                battlefield_ids[p.name] = list(range(first, first + len(cards)))
+            if cards:
+                t.emit(ev.CardsPut(player=p.name, zone=zone, cards=cards, first_id=first,
+                                   rule="103.2"))
+    for a in cmd.attachments:
+        try:
+            obj = battlefield_ids[a.player][a.index]
+            to = battlefield_ids[a.to_player][a.to_index]
+        except (KeyError, IndexError):
+            raise InvalidCommand("attached_to", "attachment names no permanent") from None
+        t.emit(ev.Attached(obj=obj, to=to, rule="701.3a"))
+    if v.grand_melee:
+        markers = dict(cmd.markers) or dict(enumerate(first_holders(names, cmd.active), 1))
+        for number, holder in sorted(markers.items()):
+            if holder not in names:
+                raise InvalidCommand("turn_markers", f"no player named {holder!r}")
+            t.emit(ev.MarkerPlaced(marker=number, holder=holder, turn=cmd.turn,
+                                   step=step.value, rule="807.4b"))
+        return
+    active = cmd.active
+    if t.s.shared_team_turns:  # 805.4a: the active team, through its primary player (805.2)
+        active = team_seats(names, teams, active)[0]
+    t.emit(ev.MarkerPlaced(marker=1, holder=active, turn=cmd.turn, step=step.value,
+                           rule="500.1"))

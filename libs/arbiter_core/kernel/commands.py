@@ -1,0 +1,209 @@
+"""Commands: requests to change the game, imperative names.
+
+Player commands come from seats (or bots); engine commands are issued by the service that
+owns a kind of pending work (turn orchestrator, stack resolver, SBA checker). Targets are
+written "p:<player>" for a player and "o:<object id>" for an object.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from arbiter_core.kernel.events import CardSetup
+
+
+class _Command(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class PlayerSetup(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    name: str = Field(min_length=1, max_length=64)
+    team: str | None = None
+    deck: list[str] = Field(default_factory=list)
+
+
+class StartGame(_Command):
+    """Begin a game the way its variant begins one (CR 103)."""
+
+    type: Literal["StartGame"] = "StartGame"
+    game_id: str
+    variant: str
+    seed: int
+    players: list[PlayerSetup]
+    random_seating: bool = False
+    starting_life: int | None = None
+    attack: Literal["left", "right", "multiple", "any"] | None = None
+    range_of_influence: int | None = Field(default=None, ge=1)
+    deploy_creatures: bool | None = None
+    shared_team_turns: bool | None = None
+
+
+class PositionPlayer(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    name: str
+    team: str | None = None
+    life: int | None = None
+    poison: int = 0
+    zones: dict[
+        Literal["library", "hand", "battlefield", "graveyard", "exile", "command"],
+        list[CardSetup],
+    ] = Field(default_factory=dict)
+
+
+class Attachment(BaseModel):
+    """Attach the card at (player, battlefield index) to the one at (player, index)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    player: str
+    index: int
+    to_player: str
+    to_index: int
+
+
+class SetUpPosition(_Command):
+    """Set up a position (a judge's scenario): zones exactly as given, nothing shuffled or
+    drawn; the game goes on from `turn`/`step` with `active` taking the turn."""
+
+    type: Literal["SetUpPosition"] = "SetUpPosition"
+    game_id: str
+    variant: str
+    seed: int
+    players: list[PositionPlayer]
+    attachments: list[Attachment] = Field(default_factory=list)
+    turn: int = 1
+    active: str
+    step: str = "precombat_main"
+    starting_life: int | None = None
+    attack: Literal["left", "right", "multiple", "any"] | None = None
+    range_of_influence: int | None = Field(default=None, ge=1)
+    deploy_creatures: bool | None = None
+    shared_team_turns: bool | None = None
+    team_life: dict[str, int] = Field(default_factory=dict)
+    team_poison: dict[str, int] = Field(default_factory=dict)
+    markers: dict[int, str] = Field(default_factory=dict)  # Grand Melee: number -> holder
+
+
+class RunEngineWork(_Command):
+    """Do the engine work a marker's pending-work marker names (one owner per kind)."""
+
+    type: Literal["RunEngineWork"] = "RunEngineWork"
+    marker: int = 1
+
+
+class PassPriority(_Command):
+    type: Literal["PassPriority"] = "PassPriority"
+    player: str
+    marker: int | None = None
+
+
+class PlayLand(_Command):
+    type: Literal["PlayLand"] = "PlayLand"
+    player: str
+    card: int
+    marker: int | None = None
+
+
+class CastSpell(_Command):
+    type: Literal["CastSpell"] = "CastSpell"
+    player: str
+    card: int
+    targets: list[list[str]] = Field(default_factory=list)
+    x: int = Field(default=0, ge=0, le=1000)
+    pay: list[int] | None = None  # mana sources to use; None pays automatically
+    marker: int | None = None
+
+
+class ActivateAbility(_Command):
+    type: Literal["ActivateAbility"] = "ActivateAbility"
+    player: str
+    source: int
+    ability: int
+    targets: list[list[str]] = Field(default_factory=list)
+    pay: list[int] | None = None
+    marker: int | None = None
+
+
+class DeclareAttackers(_Command):
+    type: Literal["DeclareAttackers"] = "DeclareAttackers"
+    player: str
+    attacks: list[tuple[int, str]] = Field(default_factory=list)  # creature -> player
+    bands: list[list[int]] = Field(default_factory=list)  # attacking bands (702.22c)
+    marker: int | None = None
+
+
+class DeclareBlockers(_Command):
+    type: Literal["DeclareBlockers"] = "DeclareBlockers"
+    player: str
+    blocks: list[tuple[int, int]] = Field(default_factory=list)  # blocker -> attacker
+    marker: int | None = None
+
+
+class AssignCombatDamage(_Command):
+    """Per attacking or blocking creature asked about, damage to each recipient
+    ("o:<creature>" or "p:<player>")."""
+
+    type: Literal["AssignCombatDamage"] = "AssignCombatDamage"
+    player: str
+    assignments: dict[int, dict[str, int]]
+    marker: int | None = None
+
+
+class ChooseObjects(_Command):
+    """Answer a decision that chooses objects (the legend to keep, cards to discard);
+    `players` for a decision that chooses players too (proliferate, 701.34a)."""
+
+    type: Literal["ChooseObjects"] = "ChooseObjects"
+    player: str
+    choices: list[int]
+    players: list[str] = Field(default_factory=list)
+    marker: int | None = None
+
+
+class ChooseOption(_Command):
+    """Answer a decision among named options (a color, 614.12)."""
+
+    type: Literal["ChooseOption"] = "ChooseOption"
+    player: str
+    option: str
+    marker: int | None = None
+
+
+class Concede(_Command):
+    type: Literal["Concede"] = "Concede"
+    player: str
+
+
+PlayerCommand = (
+    PassPriority
+    | PlayLand
+    | CastSpell
+    | ActivateAbility
+    | DeclareAttackers
+    | DeclareBlockers
+    | AssignCombatDamage
+    | ChooseObjects
+    | ChooseOption
+    | Concede
+)
+
+Command = Annotated[
+    StartGame
+    | SetUpPosition
+    | RunEngineWork
+    | PassPriority
+    | PlayLand
+    | CastSpell
+    | ActivateAbility
+    | DeclareAttackers
+    | DeclareBlockers
+    | AssignCombatDamage
+    | ChooseObjects
+    | ChooseOption
+    | Concede,
+    Field(discriminator="type"),
+]
+
+COMMAND_ADAPTER: TypeAdapter[Command] = TypeAdapter(Command)

@@ -1,0 +1,88 @@
+"""The edits `evolve` makes to a state it owns: records are frozen, so a change replaces
+the record (`records.replacer`, a fast `dataclasses.replace`); zone moves keep the zone
+lists in order (CR 400.7: a moved object is a new object with a new id)."""
+
+from __future__ import annotations
+
+from arbiter_core.kernel.records import replacer
+from arbiter_core.kernel.state import GameState, Marker, Obj, Player, StackItem, Zone
+
+
+def remove_from_zone(s: GameState, o: Obj) -> None:
+    if o.zone == "battlefield":
+        s.battlefield.remove(o.id)
+    elif o.zone == "stack":
+        pass  # the stack item is removed by its own event
+    else:
+        s.zone_for_update(o.owner, o.zone).remove(o.id)
+
+
+def put(s: GameState, o: Obj) -> None:
+    s.objects[o.id] = o
+    if o.zone == "battlefield":
+        s.battlefield.append(o.id)
+    elif o.zone == "library":
+        s.zone_for_update(o.owner, "library").insert(0, o.id)
+    elif o.zone != "stack":
+        s.zone_for_update(o.owner, o.zone).append(o.id)
+
+
+def move(s: GameState, oid: int, new_id: int, zone: Zone, controller: str | None) -> None:
+    o = s.objects.pop(oid)
+    remove_from_zone(s, o)
+    s.timestamp += 1
+    put(
+        s,
+        Obj(
+            id=new_id,
+            card=o.card,
+            name=o.printed or o.name,  # 400.7: a new object is no longer a copy
+            owner=o.owner,
+            controller=controller or o.owner,
+            zone=zone,
+            token=o.token if o.printed is None else None,
+            sick=zone == "battlefield",
+            timestamp=s.timestamp,
+            default_controller=controller or o.owner,
+        ),
+    )
+    s.next_id = max(s.next_id, new_id + 1)
+
+
+# `dataclasses.replace` for the most frequently replaced records (records.py)
+replace_marker = replacer(Marker)
+replace_player = replacer(Player)
+replace_obj = replacer(Obj)
+
+
+def set_marker(s: GameState, number: int, **changes: object) -> None:
+    s.markers[number] = replace_marker(s.markers[number], **changes)
+
+
+def set_player(s: GameState, name: str, **changes: object) -> None:
+    s.players[name] = replace_player(s.players[name], **changes)
+
+
+def set_obj(s: GameState, oid: int, **changes: object) -> None:
+    s.objects[oid] = replace_obj(s.objects[oid], **changes)
+
+
+def change_life(s: GameState, player: str, delta: int) -> None:
+    """CR 119.3; with a shared life total the result applies to the team (810.9)."""
+    who = s.team_of(player) if s.shared_life else [player]
+    for p in who:
+        set_player(s, p, life=s.players[p].life + delta)
+
+
+def push(s: GameState, item: StackItem) -> None:
+    s.stack_items[item.id] = item
+    m = s.markers[item.marker]
+    s.markers[item.marker] = replace_marker(m, stack=(*m.stack, item.id), passed=())
+    s.next_id = max(s.next_id, item.id + 1)
+
+
+def pop(s: GameState, item_id: int, marker: int) -> None:
+    s.stack_items.pop(item_id, None)
+    m = s.markers[marker]
+    s.markers[marker] = replace_marker(m, stack=tuple(i for i in m.stack if i != item_id),
+                                        passed=())

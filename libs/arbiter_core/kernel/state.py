@@ -1,0 +1,393 @@
+"""The game state that `evolve` (evolve.py) builds from events.
+
+Leaf records are frozen dataclasses; containers (dicts and zone lists) belong to one
+`GameState` and are copied by `clone()`, so `evolve(state, event)` can return a new state
+without a deep copy. Nothing here reads a clock, a uuid or a global random source.
+
+Turns, steps, priority and the stack belong to a turn marker (`Marker`), so several
+players can take turns at once (Grand Melee, CR 807.4-807.5). A two-player game has one
+marker, number 1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Literal
+
+from arbiter_core.cards.model import TokenSpec
+from arbiter_core.kernel.pending import Decision as Decision
+from arbiter_core.kernel.pending import DecisionKind as DecisionKind
+from arbiter_core.kernel.pending import Pending as Pending
+from arbiter_core.kernel.pending import Priority as Priority
+from arbiter_core.kernel.pending import Waiting as Waiting
+from arbiter_core.kernel.pending import Work as Work
+from arbiter_core.kernel.pending import WorkKind as WorkKind
+from arbiter_core.kernel.records import shown_when_set
+
+
+class Step(StrEnum):
+    """Steps of a turn in order (CR 500.1, 501-514)."""
+
+    UNTAP = "untap"
+    UPKEEP = "upkeep"
+    DRAW = "draw"
+    PRECOMBAT_MAIN = "precombat_main"
+    BEGINNING_OF_COMBAT = "beginning_of_combat"
+    DECLARE_ATTACKERS = "declare_attackers"
+    DECLARE_BLOCKERS = "declare_blockers"
+    FIRST_STRIKE_DAMAGE = "first_strike_damage"
+    COMBAT_DAMAGE = "combat_damage"
+    END_OF_COMBAT = "end_of_combat"
+    POSTCOMBAT_MAIN = "postcombat_main"
+    END = "end"
+    CLEANUP = "cleanup"
+
+
+COMBAT_STEPS = frozenset(
+    {
+        Step.BEGINNING_OF_COMBAT,
+        Step.DECLARE_ATTACKERS,
+        Step.DECLARE_BLOCKERS,
+        Step.FIRST_STRIKE_DAMAGE,
+        Step.COMBAT_DAMAGE,
+        Step.END_OF_COMBAT,
+    }
+)
+MAIN_STEPS = frozenset({Step.PRECOMBAT_MAIN, Step.POSTCOMBAT_MAIN})
+
+Zone = Literal["library", "hand", "battlefield", "graveyard", "exile", "stack", "command"]
+PLAYER_ZONES: tuple[Zone, ...] = ("library", "hand", "graveyard", "exile", "command")
+
+
+@shown_when_set("printed")
+@dataclass(frozen=True, slots=True)
+class Obj:
+    """A game object (CR 109) in some zone. A zone change makes a new object with a new
+    `id` (CR 400.7); `card` is the physical card's stable number."""
+
+    id: int
+    card: int
+    name: str
+    owner: str
+    controller: str
+    zone: Zone
+    token: TokenSpec | None = None
+    tapped: bool = False
+    sick: bool = False  # not continuously controlled since the controller's turn began (302.6)
+    damage: int = 0
+    deathtouch_hit: bool = False  # dealt damage by a deathtouch source since last SBA (704.5h)
+    counters: tuple[tuple[str, int], ...] = ()
+    attached_to: int | None = None
+    timestamp: int = 0
+    default_controller: str = ""  # who controls it without control effects (800.4c)
+    chosen_color: str | None = None  # "as ~ enters, choose a color" (614.12)
+    chosen_player: str | None = None  # "as ~ enters, choose an opponent" (614.12)
+    # "becomes a P/T [subtypes] creature with [keywords]" (layers 4, 6, 7b): Lurking Evil
+    became: tuple[int, int, tuple[str, ...], tuple[str, ...]] | None = None
+    # a copy's own name, while `name` (and `token`) hold the copied values (707.2, 707.5)
+    printed: str | None = field(default=None, repr=False)
+
+    def counter(self, kind: str) -> int:
+        for k, n in self.counters:
+            if k == kind:
+                return n
+        return 0
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A player (CR 102). `left` means left the game (CR 800.4a); `lost`/`won`/`drew`
+    record how (CR 104)."""
+
+    name: str
+    team: str
+    life: int
+    poison: int = 0
+    left: bool = False
+    lost: bool = False
+    won: bool = False
+    drew: bool = False
+    lands_played: int = 0
+    mana: str = ""  # mana pool as symbols, e.g. "GGC" (CR 106.4)
+    drew_from_empty: bool = False  # 704.5b
+    max_hand_size: int = 7  # 402.2
+    hand_left_with: int = 0  # cards in hand as they left the game (800.4i)
+
+    @property
+    def in_game(self) -> bool:
+        return not self.left
+
+
+@shown_when_set("delayed")
+@dataclass(frozen=True, slots=True)
+class StackItem:
+    """A spell or ability on a stack (CR 405, 113.7). For a spell, `obj` is the card
+    object on the stack; for an ability, `source` is the object it came from."""
+
+    id: int
+    kind: Literal["spell", "activated", "triggered"]
+    controller: str
+    marker: int
+    obj: int | None = None  # the spell's object in the stack zone
+    source: int | None = None  # ability source (last known id)
+    source_name: str = ""
+    ability: int = 0  # index into the card's abilities
+    targets: tuple[tuple[str, ...], ...] = ()  # per target spec: "p:Name" or "o:<id>"
+    x: int = 0
+    that_player: str | None = None  # player a trigger refers to ("that player")
+    amount: int = 0  # life lost, for a "for each 1 life you lost" trigger
+    that_obj: int | None = None  # object a trigger refers to ("that creature")
+    resume_at: int = 0  # effect index to resume at after a decision during resolution
+    chosen: tuple[str, ...] = ()  # team members chosen while it resolves (810.9d)
+    mode: int | None = None  # the chosen mode of a modal spell, 0 first (700.2)
+    paying: tuple[int, ...] = ()  # creatures whose controllers chose to pay for them
+    delayed: Delayed | None = field(default=None, repr=False)  # a delayed trigger's (603.7)
+
+
+EffectKind = Literal["pt", "prevent_combat_damage", "control", "keyword", "become_creature",
+                     "detain", "redirect",
+                     "attack_requirement"]  # "attacks this turn if able" (508.1d)
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """A continuous effect from a resolved spell or ability (CR 611.2), with its layer
+    (CR 613: control 2, type 4, abilities 6, power/toughness 7) and timestamp (613.7)."""
+
+    id: int
+    kind: EffectKind
+    affected: tuple[int, ...] = ()
+    power: int = 0
+    toughness: int = 0
+    # "your_next_turn": until the next turn of `controller` (detain, 701.35a; 800.4m)
+    until: Literal["end_of_turn", "permanent", "your_next_turn"] = "end_of_turn"
+    marker: int = 1
+    timestamp: int = 0
+    controller: str | None = None
+    keyword: str | None = None
+    subtypes: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
+    tap_when_lost: bool = False
+    # a redirection shield (614.9): the next `amount` damage to redirect[0] ("p:Name" or
+    # "o:<id>") is dealt to redirect[1] instead (Captain's Maneuver)
+    redirect: tuple[str, str] | None = None
+    amount: int = 0
+
+
+@shown_when_set("planeswalkers")
+@dataclass(frozen=True, slots=True)
+class Combat:
+    """Combat on one marker's turn (CR 506). `attacks` maps attacker -> defending player;
+    `blocks` maps blocker -> attacker; `first_strike_done` records which creatures dealt
+    damage in a first-strike step (CR 510.4). `bands` are the attacking bands declared
+    (702.22c, kept for the rest of combat, 702.22e). `assigned` holds the combat damage
+    assignments made so far in this damage step (creature -> ((recipient, n), ...)) and
+    `assigned_by` the players who made them (510.1, 802.5)."""
+
+    attacks: tuple[tuple[int, str], ...] = ()
+    blocks: tuple[tuple[int, int], ...] = ()
+    blockers_declared_by: tuple[str, ...] = ()
+    first_strikers_dealt: tuple[int, ...] = ()
+    had_first_strike_step: bool = False
+    bands: tuple[tuple[int, ...], ...] = ()
+    assigned: tuple[tuple[int, tuple[tuple[str, int], ...]], ...] = ()
+    assigned_by: tuple[str, ...] = ()
+    # attacker -> the planeswalker it attacks (506.2, 508.1b); its controller is the
+    # attacker's defending player in `attacks`
+    planeswalkers: tuple[tuple[int, int], ...] = field(default=(), repr=False)
+
+    def attacker_ids(self) -> list[int]:
+        return [a for a, _ in self.attacks]
+
+    def blockers_of(self, attacker: int) -> list[int]:
+        return [b for b, a in self.blocks if a == attacker]
+
+    def defender_of(self, attacker: int) -> str | None:
+        for a, d in self.attacks:
+            if a == attacker:
+                return d
+        return None
+
+
+@shown_when_set("loyalty_used", "after_targets")
+@dataclass(frozen=True, slots=True)
+class Marker:
+    """A turn marker (CR 807.4): whose turn it is, its step, its stack and its priority."""
+
+    number: int
+    holder: str
+    turn: int
+    step: Step
+    pending: Pending
+    stack: tuple[int, ...] = ()  # stack item ids, bottom first
+    passed: tuple[str, ...] = ()  # players who passed in succession (CR 117.4)
+    combat: Combat | None = None
+    extra_turns: tuple[str, ...] = ()  # players to take extra turns after this one (500.7)
+    skip_draw: bool = False  # 103.8a: the first player's first draw step
+    removal: int = 0  # times designated for removal (CR 807.4e-g)
+    normal_next: tuple[str, ...] = ()  # 807.4j: own turn owed right after a deferred extra
+    attacked: tuple[int, ...] = ()  # creatures declared as attackers this turn (508.1, 508.4)
+    # permanents whose loyalty ability was activated this turn (606.3)
+    loyalty_used: tuple[int, ...] = field(default=(), repr=False)
+    # who receives priority once a trigger's targets are chosen (603.3d, 117.3b-c)
+    after_targets: str | None = field(default=None, repr=False)
+
+
+@shown_when_set("delayed")
+@dataclass(frozen=True, slots=True)
+class Trigger:
+    """A triggered ability waiting to be put on the stack (CR 603.2, 603.3); `delayed`
+    for a delayed triggered ability that has triggered (603.7)."""
+
+    source: int
+    source_name: str
+    controller: str
+    ability: int
+    marker: int
+    that_player: str | None = None
+    amount: int = 0  # how much life was lost, for "for each 1 life you lost"
+    obj: int | None = None  # the object a trigger refers to ("that creature")
+    delayed: Delayed | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Delayed:
+    """A delayed triggered ability (CR 603.7) created by an ability of `source` (603.7e)
+    that triggers at the beginning of the next end step: return the exiled card `objs[0]`
+    (card `card`, owned by `owner`) to the battlefield (Astral Slide), or destroy each of
+    `objs` that didn't attack this turn (Maddening Imp)."""
+
+    card: int
+    owner: str
+    controller: str
+    source_name: str
+    kind: Literal["return_from_exile", "destroy_unless_attacked"] = "return_from_exile"
+    objs: tuple[int, ...] = ()
+    source: int | None = None
+
+
+@dataclass(slots=True)
+class GameState:
+    """The whole game. Mutable containers are private to one state; see `clone`."""
+
+    game_id: str
+    variant: str
+    seed: int
+    seats: list[str]
+    players: dict[str, Player]
+    attack_option: Literal["left", "right", "multiple", "any"] = "multiple"
+    range_of_influence: int | None = None
+    # Multiplayer options and variant rules (CR 801-811), fixed when the game starts.
+    ranges: dict[str, int] = field(default_factory=dict)  # 801.2a: per-player range
+    influence: dict[str, frozenset[str]] = field(default_factory=dict)  # 801.2c snapshot
+    shared_team_turns: bool = False  # 805
+    shared_life: bool = False  # 810.4, 810.10
+    deploy_creatures: bool = False  # 804
+    attack_adjacent_only: bool = False  # 809.3c, 811.4
+    poison_limit: int = 10  # 704.5c; 15 (+5 per extra head) in 2HG (704.6b, 810.11)
+    emperors: tuple[str, ...] = ()  # 809.2
+    grand_melee: bool = False  # 807: several turn markers
+    extra_due: tuple[str, ...] = ()  # 807.4i-j: extra turns taken just before a next turn
+    objects: dict[int, Obj] = field(default_factory=dict)
+    zones: dict[tuple[str, str], list[int]] = field(default_factory=dict)
+    battlefield: list[int] = field(default_factory=list)
+    stack_items: dict[int, StackItem] = field(default_factory=dict)
+    markers: dict[int, Marker] = field(default_factory=dict)
+    effects: list[Effect] = field(default_factory=list)
+    triggers: list[Trigger] = field(default_factory=list)
+    delayed: list[Delayed] = field(default_factory=list)
+    next_id: int = 1
+    next_card: int = 1
+    timestamp: int = 0
+    rng_counter: int = 0
+    turns_taken: int = 0
+    version: int = 0  # events applied
+    started: bool = False
+    game_over: bool = False
+    # Positions seen where a player would receive priority with a triggered ability on
+    # top of a stack, since the last optional action: (turn key, position, players
+    # controlling the objects involved) - a repeat is a loop of mandatory actions (104.4b).
+    loop_positions: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
+
+    def clone(self, share_zone_lists: bool = False) -> GameState:
+        """A copy whose containers are its own. With `share_zone_lists` (a decision's
+        scratch state, txn.py) the zone lists are shared, not copied: a zone is changed
+        only through `zone_for_update`, which gives the state its own copy first."""
+        return GameState(
+            game_id=self.game_id,
+            variant=self.variant,
+            seed=self.seed,
+            seats=list(self.seats),
+            players=self.players.copy(),
+            attack_option=self.attack_option,
+            range_of_influence=self.range_of_influence,
+            ranges=self.ranges,
+            influence=self.influence,
+            shared_team_turns=self.shared_team_turns,
+            shared_life=self.shared_life,
+            deploy_creatures=self.deploy_creatures,
+            attack_adjacent_only=self.attack_adjacent_only,
+            poison_limit=self.poison_limit,
+            emperors=self.emperors,
+            grand_melee=self.grand_melee,
+            extra_due=self.extra_due,
+            objects=self.objects.copy(),  # .copy(): fast even with holes
+            zones=self.zones.copy() if share_zone_lists else {
+                k: list(v) for k, v in self.zones.items()},
+            battlefield=list(self.battlefield),
+            stack_items=self.stack_items.copy(),
+            markers=self.markers.copy(),
+            effects=list(self.effects),
+            triggers=list(self.triggers),
+            delayed=list(self.delayed),
+            next_id=self.next_id,
+            next_card=self.next_card,
+            timestamp=self.timestamp,
+            rng_counter=self.rng_counter,
+            turns_taken=self.turns_taken,
+            version=self.version,
+            started=self.started,
+            game_over=self.game_over,
+            loop_positions=self.loop_positions,
+        )
+
+    # -------------------------------------------------------------- queries
+
+    def zone(self, player: str, zone: str) -> list[int]:
+        """A player's zone, read-only: a query never changes the state (an empty zone
+        that was never used is not stored)."""
+        return self.zones.get((player, zone), [])
+
+    def zone_for_update(self, player: str, zone: str) -> list[int]:
+        """The zone's list, to change in place (evolve only): a new copy, since the old
+        list may be shared with a clone (`clone(share_zone_lists=True)`)."""
+        key = (player, zone)
+        ids = self.zones[key] = list(self.zones.get(key, ()))
+        return ids
+
+    def team_of(self, player: str) -> list[str]:
+        """Players on `player`'s team (including those who left), in seating order."""
+        team = self.players[player].team
+        return [p for p in self.seats if self.players[p].team == team]
+
+    def in_game(self) -> list[str]:
+        """Players still in the game, in seating order (CR 800.4a)."""
+        return [p for p in self.seats if not self.players[p].left]
+
+    def obj(self, oid: int) -> Obj:
+        return self.objects[oid]
+
+    def marker_of(self, player: str) -> Marker | None:
+        """The marker whose turn `player` is taking, if any."""
+        for m in self.markers.values():
+            if m.holder == player:
+                return m
+        return None
+
+    def permanents(self, controller: str | None = None) -> list[Obj]:
+        if controller is None:
+            return [self.objects[i] for i in self.battlefield]
+        from arbiter_core.kernel.memo import controlled
+
+        return list(controlled(self, controller))

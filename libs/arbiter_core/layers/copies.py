@@ -1,0 +1,73 @@
+"""Entering the battlefield as a copy (CR 707.5): "You may have ~ enter the battlefield
+as a copy of any creature on the battlefield" (Clone) is a replacement effect (614.1c):
+the choice is made as the permanent spell resolves, before it enters (a `choose_copy`
+decision: one of the creatures, or none), and it enters already a copy.
+
+The copy has the copiable values of the original (707.2): its name, mana cost, types,
+power and toughness and abilities as printed, or a token's values - not effects on it
+(no counters, "becomes" effects or control, 707.2). For an original that is itself a
+copy those values are what it copied (707.3). This is layer 1 (613.2a): the object's
+`name` (and `token`) become the original's, `printed` keeps its own, restored when it
+changes zones (400.7, `state_edits.move`). With no creature on the battlefield there is
+nothing to choose and Clone enters as itself, a 0/0 (then 704.5f).
+"""
+
+from __future__ import annotations
+
+from arbiter_core.cards.model import CardDefinition, EnterAsCopy, StaticAbility
+from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.errors import RuleViolation
+from arbiter_core.kernel.state import Decision, Marker, StackItem
+from arbiter_core.kernel.txn import Txn
+from arbiter_core.layers.characteristics import definition, is_creature
+
+
+def enters_as_copy(d: CardDefinition) -> bool:
+    return any(isinstance(e, EnterAsCopy) for ab in d.abilities
+               if isinstance(ab, StaticAbility) for e in ab.effects)
+
+
+def chosen(item: StackItem) -> tuple[bool, int | None]:
+    """Whether the copy choice was made for `item`, and the creature chosen."""
+    for c in item.chosen:
+        if c.startswith("copy:"):
+            return True, int(c[5:]) if c[5:] else None
+    return False, None
+
+
+def ask(t: Txn, m: Marker, item: StackItem) -> bool:
+    """As the spell resolves, before it enters (614.1c): ask its controller which
+    creature it enters as a copy of (707.5). True while asked."""
+    s = t.s
+    if item.kind != "spell" or item.obj is None or item.obj not in s.objects:
+        return False
+    if not enters_as_copy(definition(s.objects[item.obj])) or chosen(item)[0]:
+        return False
+    creatures = [oid for oid in s.battlefield if is_creature(s.objects[oid])]
+    if not creatures:
+        return False
+    t.emit(ev.DecisionRequested(marker=m.number, kind="choose_copy", player=item.controller,
+                                options=creatures, count=1, min_count=0,
+                                stack_item=item.id, rule="707.5"))
+    return True
+
+
+def answer(t: Txn, m: Marker, d: Decision, picks: list[int]) -> None:
+    """The creature to copy (one of those offered) or none; then the spell finishes
+    resolving and enters (608.3a)."""
+    from arbiter_core.stack.resolve import finish
+
+    if len(picks) > 1 or any(p not in d.options for p in picks):
+        raise RuleViolation("707.5", "choose one creature on the battlefield, or none")
+    assert d.stack_item is not None
+    t.emit(ev.CopyChosen(item=d.stack_item, player=d.player, of=picks[0] if picks else None,
+                         rule="707.5"))
+    finish(t, t.s.markers[m.number], t.s.stack_items[d.stack_item], [])
+
+
+def become(t: Txn, item: StackItem, new_id: int) -> None:
+    """The permanent entered as a copy of the chosen creature, if it is still on the
+    battlefield (707.5; layer 1, 613.2a)."""
+    _, of = chosen(item)
+    if of is not None and of in t.s.objects and t.s.objects[of].zone == "battlefield":
+        t.emit(ev.BecameCopy(obj=new_id, of=of, rule="707.5"))

@@ -1,0 +1,66 @@
+"""Redirection effects (CR 614.9): "the next X damage that would be dealt to A this turn
+is dealt to B instead" (Captain's Maneuver), a shield that is used up point by point.
+
+With limited range of influence (801.13, 801.13a), the part of the damage that the
+redirection would make a spell or ability (or a creature, 801.2: damage dealing) deal to
+a player or object outside its controller's range does nothing; the shield is still
+used. A redirection to a permanent that is gone or no longer a creature, or to a player
+who has left the game, does nothing either (614.9), and the damage isn't redirected.
+"""
+
+from __future__ import annotations
+
+from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.state import GameState
+from arbiter_core.kernel.txn import Txn
+from arbiter_core.layers.characteristics import is_creature
+from arbiter_core.multiplayer.influence import object_in_range, player_in_range
+
+
+def shielded(s: GameState, recipient: str) -> bool:
+    """Some redirection shield watches damage to `recipient`."""
+    return any(f.kind == "redirect" and f.redirect and f.redirect[0] == recipient
+               and f.amount > 0 for f in s.effects)
+
+
+def _there(t: Txn, recipient: str) -> bool:
+    """The recipient can still be dealt damage (614.9)."""
+    kind, _, value = recipient.partition(":")
+    if kind == "p":
+        return value in t.s.players and not t.s.players[value].left
+    o = t.s.objects.get(int(value))
+    return o is not None and o.zone == "battlefield" and is_creature(o)
+
+
+def _in_range(t: Txn, viewer: str, recipient: str) -> bool:
+    kind, _, value = recipient.partition(":")
+    if kind == "p":
+        return player_in_range(t.s, viewer, value)
+    return object_in_range(t.s, viewer, t.s.objects[int(value)])
+
+
+def split(t: Txn, recipient: str, amount: int, dealer: str) -> list[tuple[str, int, str]]:
+    """Where `amount` damage that would be dealt to `recipient` goes, as (recipient,
+    amount, rule) parts, after the redirection shields on it (oldest first). `dealer`
+    controls the spell, ability or creature dealing the damage."""
+    out: list[tuple[str, int, str]] = []
+    rest = amount
+    shields = sorted((f for f in t.s.effects if f.kind == "redirect" and f.redirect
+                      and f.redirect[0] == recipient and f.amount > 0),
+                     key=lambda f: f.timestamp)
+    for f in shields:
+        assert f.redirect is not None
+        target = f.redirect[1]
+        if rest <= 0 or not _there(t, target):
+            continue  # 614.9: nothing to redirect to; the damage stays
+        n = min(rest, f.amount)
+        t.emit(ev.EffectUsed(effect=f.id, amount=n, rule="614.9"))
+        if f.amount == n:
+            t.emit(ev.EffectEnded(effect=f.id, rule="614.9"))
+        rest -= n
+        if _in_range(t, dealer, target):
+            out.append((target, n, "614.9"))
+        # else 801.13a: that portion of the event does nothing
+    if rest > 0:
+        out.append((recipient, rest, "120.3"))
+    return out

@@ -1,0 +1,1 @@
+"""State-based actions (CR 704)."""

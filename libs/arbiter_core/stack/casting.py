@@ -1,0 +1,259 @@
+"""Playing lands (CR 305), casting spells (CR 601) and activating abilities (CR 602, 605).
+
+A player uses only cards in their own hand, permanents they control and their own mana
+pool: teammates don't share resources (808.5, 809.7, 810.5, 811.5).
+
+Every check happens before or while events are made in a private transaction, so an
+illegal command raises a typed `RuleViolation` and nothing is recorded (CR 601.2e: the
+game returns to the moment before the proposal).
+"""
+
+from __future__ import annotations
+
+from arbiter_core.card_types import planeswalkers
+from arbiter_core.cards.model import (
+    ActivatedAbility,
+    AddMana,
+    CardDefinition,
+    EnchantAbility,
+    EquipAbility,
+    SpellAbility,
+    TargetSpec,
+)
+from arbiter_core.effects import life
+from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.commands import ActivateAbility, CastSpell, PlayLand
+from arbiter_core.kernel.errors import InvalidCommand, RuleViolation
+from arbiter_core.kernel.state import MAIN_STEPS, GameState, Marker, Obj, Step
+from arbiter_core.kernel.txn import Txn
+from arbiter_core.layers.characteristics import definition, is_creature
+from arbiter_core.multiplayer.influence import object_in_range, player_in_range
+from arbiter_core.stack import choices
+from arbiter_core.stack.mana import (
+    ManaCost,
+    activate_mana_ability,
+    can_tap_for_cost,
+    parse_cost,
+    pay,
+)
+from arbiter_core.stack.priority import queue_priority, require_priority
+from arbiter_core.stack.targets import check_choice, parse
+from arbiter_core.variants.base import active_players, opponents, teammates
+
+BEFORE_COMBAT = frozenset({Step.UNTAP, Step.UPKEEP, Step.DRAW, Step.PRECOMBAT_MAIN})
+
+
+def sorcery_timing_ok(s: GameState, m: Marker, player: str) -> bool:
+    """CR 117.1a / 307.1: own main phase (805.4a: the team's), with an empty stack.
+    With shared team turns each player of the active team may play a land (805.4c)."""
+    return player in active_players(s, m.holder) and m.step in MAIN_STEPS and not m.stack
+
+
+def activation_timing_ok(s: GameState, m: Marker, player: str,
+                         ab: ActivatedAbility | EquipAbility) -> bool:
+    """CR 602.5: "Activate only during an opponent's turn and only before combat" - an
+    opponent is the active player (805.4a: on the active team) and the turn is still in
+    its beginning phase or precombat main phase."""
+    if not (isinstance(ab, ActivatedAbility) and ab.opponents_turn_before_combat):
+        return True
+    theirs = bool(set(active_players(s, m.holder)) & set(opponents(s, player)))
+    return theirs and m.step in BEFORE_COMBAT
+
+
+def spell_targets(d: CardDefinition) -> tuple[TargetSpec, ...]:
+    """Target requirements of a spell: its spell ability's, or an Aura's enchant
+    (CR 303.4a, 702.5b)."""
+    for ab in d.abilities:
+        if isinstance(ab, SpellAbility):
+            return ab.targets
+        if isinstance(ab, EnchantAbility):
+            return (TargetSpec(kind="creature"),)
+    return ()
+
+
+def spell_cost(d: CardDefinition, x: int, n_targets: int) -> ManaCost:
+    """CR 601.2f: mana cost with X (107.3) plus additional costs (Fireball)."""
+    cost = parse_cost(d.mana_cost)
+    extra = next((ab.extra_cost_per_target_beyond_first for ab in d.abilities
+                  if isinstance(ab, SpellAbility)), 0)
+    return cost.plus_generic(cost.x * x + extra * max(0, n_targets - 1))
+
+
+def _own_card(s: GameState, player: str, card: int, zone: str) -> Obj:
+    o = s.objects.get(card)
+    if o is None:
+        raise InvalidCommand("card", f"no object {card}")
+    if o.zone != zone or o.owner != player:
+        raise RuleViolation("601.3" if zone == "hand" else "305.1",
+                            f"{o.name} is not in {player}'s {zone}")
+    return o
+
+
+def play_land(t: Txn, cmd: PlayLand) -> None:
+    """CR 305.1-305.2: a special action in your main phase with an empty stack, once a
+    turn (505.6b)."""
+    m = require_priority(t.s, cmd.player, cmd.marker)
+    o = _own_card(t.s, cmd.player, cmd.card, "hand")
+    if "Land" not in definition(o).types:
+        raise RuleViolation("305.1", f"{o.name} is not a land")
+    if not sorcery_timing_ok(t.s, m, cmd.player):
+        raise RuleViolation("505.6b", "a land can be played only in your main phase "
+                                      "with an empty stack")
+    if t.s.players[cmd.player].lands_played >= 1:
+        raise RuleViolation("305.2", "you have already played a land this turn")
+    t.emit(ev.LandPlayed(player=cmd.player, obj=o.id, new_id=t.new_id(), rule="305.1"))
+    queue_priority(t, m.number, cmd.player)
+
+
+def cast_spell(t: Txn, cmd: CastSpell) -> None:
+    """CR 601.2: move to the stack, choose targets and X, pay the total cost."""
+    s = t.s
+    m = require_priority(s, cmd.player, cmd.marker)
+    o = _own_card(s, cmd.player, cmd.card, "hand")
+    d = definition(o)
+    if "Land" in d.types:
+        raise RuleViolation("305.9", f"{o.name} is a land and can't be cast")
+    if "Instant" not in d.types and not sorcery_timing_ok(s, m, cmd.player):
+        raise RuleViolation("117.1a", f"{o.name} can be cast only in your main phase "
+                                      "when the stack is empty")
+    cost = parse_cost(d.mana_cost)
+    if cmd.x and not cost.x:
+        raise InvalidCommand("x", f"{o.name} has no X in its cost")
+    specs = spell_targets(d)
+    chosen = check_choice(s, specs, cmd.targets, cmd.player, o.id)
+    _same_stack(s, m, chosen)
+    n_targets = sum(len(g) for g in chosen)
+    new_id = t.new_id()
+    item = t.new_id()
+    t.emit(ev.SpellCast(player=cmd.player, obj=o.id, new_id=new_id, item=item,
+                        marker=m.number, targets=[list(g) for g in chosen], x=cmd.x,
+                        rule="601.2"))
+    pay(t, cmd.player, spell_cost(d, cmd.x, n_targets), cmd.pay)
+    if choices.modal(d) is not None:  # CR 601.2b, 700.2: the mode is chosen
+        choices.ask_mode(t, t.s.markers[m.number], t.s.stack_items[item])
+        return
+    queue_priority(t, m.number, cmd.player)
+
+
+def _same_stack(s: GameState, m: Marker, chosen: tuple[tuple[str, ...], ...]) -> None:
+    """CR 807.5b: a spell that targets an object on a stack goes on that stack, and can't
+    target objects on several stacks."""
+    for group in chosen:
+        for target in group:
+            oid = int(target[2:]) if target.startswith("o:") else None
+            item = next((i for i in s.stack_items.values() if oid is not None
+                         and i.obj == oid), None)
+            if item is not None and item.marker != m.number:
+                raise RuleViolation("807.5b", "a spell must go on the stack of the spell "
+                                              f"it targets (stack {item.marker})")
+
+
+def _ability(o: Obj, index: int) -> ActivatedAbility | EquipAbility:
+    abilities = definition(o).abilities
+    if not 0 <= index < len(abilities):
+        raise InvalidCommand("ability", f"{o.name} has no ability {index}")
+    ab = abilities[index]
+    if not isinstance(ab, ActivatedAbility | EquipAbility):
+        raise RuleViolation("602.1", f"ability {index} of {o.name} is not an activated ability")
+    return ab
+
+
+def is_mana_ability(ab: ActivatedAbility | EquipAbility) -> bool:
+    """CR 605.1a: no target, could add mana, not a loyalty ability."""
+    return (isinstance(ab, ActivatedAbility) and not ab.targets
+            and not planeswalkers.is_loyalty_ability(ab)
+            and any(isinstance(e, AddMana) for e in ab.effects))
+
+
+def activate_ability(t: Txn, cmd: ActivateAbility) -> None:
+    """CR 602.2: announce, choose targets, pay costs; mana abilities resolve at once
+    (CR 605.3)."""
+    s = t.s
+    m = require_priority(s, cmd.player, cmd.marker)
+    o = s.objects.get(cmd.source)
+    if o is not None and o.zone == "hand":  # cycling (702.29a)
+        from arbiter_core.keywords import cycling
+
+        cycling.activate(t, cmd)
+        return
+    if o is None or o.zone != "battlefield":
+        raise InvalidCommand("source", f"no permanent {cmd.source}")
+    abilities = definition(o).abilities
+    # 602.2: only the controller activates, unless "any player may activate this
+    # ability" (Flailing Soldier) - and then only a player within range (801.6).
+    asked = abilities[cmd.ability] if 0 <= cmd.ability < len(abilities) else None
+    anyone = isinstance(asked, ActivatedAbility) and asked.any_player
+    if o.controller != cmd.player and not anyone:
+        raise RuleViolation("602.2", f"{cmd.player} doesn't control {o.name}")
+    if not object_in_range(s, cmd.player, o):
+        raise RuleViolation("801.6", f"{o.name} is outside {cmd.player}'s range of influence")
+    if any(f.kind == "detain" and o.id in f.affected for f in s.effects):
+        raise RuleViolation("701.35a", f"{o.name} is detained: its activated abilities "
+                                       "can't be activated")
+    if cmd.ability == len(abilities):
+        deploy(t, cmd, m, o)
+        return
+    ab = _ability(o, cmd.ability)
+    if is_mana_ability(ab):
+        if not can_tap_for_cost(s, o):
+            raise RuleViolation("302.6", f"{o.name} can't be tapped now")
+        activate_mana_ability(t, cmd.player, o)
+        return
+    if isinstance(ab, EquipAbility):
+        if not sorcery_timing_ok(s, m, cmd.player):
+            raise RuleViolation("702.6a", "equip only as a sorcery")
+        chosen = check_choice(s, (TargetSpec(kind="creature"),), cmd.targets, cmd.player, o.id)
+        target = s.objects[int(parse(chosen[0][0])[1])]
+        if target.controller != cmd.player:
+            raise RuleViolation("702.6a", "equip targets a creature you control")
+        cost, tap = ab.cost.mana, ab.cost.tap
+    else:
+        if planeswalkers.is_loyalty_ability(ab):  # 606.3, 606.6
+            planeswalkers.check_loyalty(s, m, cmd.player, o, ab)
+        if ab.sorcery_speed and not sorcery_timing_ok(s, m, cmd.player):
+            raise RuleViolation("602.5d", "this ability is activated only as a sorcery")
+        if not activation_timing_ok(s, m, cmd.player, ab):
+            raise RuleViolation("602.5", "activate only during an opponent's turn and only "
+                                         "before combat")
+        chosen = check_choice(s, ab.targets, cmd.targets, cmd.player, o.id)
+        cost, tap = ab.cost.mana, ab.cost.tap
+    if tap and not can_tap_for_cost(s, o):
+        rule = "302.6" if is_creature(o) and not o.tapped else "602.2b"
+        raise RuleViolation(rule, f"{o.name} can't be tapped to pay this cost")
+    half = life.half_rounded_up(t, cmd.player) if isinstance(
+        ab, ActivatedAbility) and ab.cost.pay_half_life else 0
+    forbidden = life.can_pay(s, cmd.player, half)
+    if forbidden is not None:  # 119.8, 810.9h: only 0 life can be paid
+        raise RuleViolation(forbidden, f"{cmd.player} can't pay {half} life")
+    t.emit(ev.AbilityActivated(player=cmd.player, source=o.id, ability=cmd.ability,
+                               item=t.new_id(), marker=m.number,
+                               targets=[list(g) for g in chosen], rule="602.2"))
+    if tap:
+        t.emit(ev.PermanentTapped(obj=o.id, rule="602.2b"))
+    if isinstance(ab, ActivatedAbility):
+        planeswalkers.pay_loyalty(t, o, ab)  # 606.4
+    if half:  # CR 119.4; 810.9a: half the team's total in 2HG
+        life.lose(t, cmd.player, half, "119.4")
+    pay(t, cmd.player, parse_cost(cost), cmd.pay)
+    queue_priority(t, m.number, cmd.player)
+
+
+def deploy(t: Txn, cmd: ActivateAbility, m: Marker, o: Obj) -> None:
+    """CR 804.2: each creature has "{T}: Target teammate gains control of this
+    creature. Activate only as a sorcery." (the deploy creatures option)."""
+    s = t.s
+    if not (s.deploy_creatures and is_creature(o)):
+        raise InvalidCommand("ability", f"{o.name} has no ability {cmd.ability}")
+    if not sorcery_timing_ok(s, m, cmd.player):
+        raise RuleViolation("804.2", "deploy only as a sorcery")
+    group = cmd.targets[0] if len(cmd.targets) == 1 else []
+    mates = [f"p:{p}" for p in teammates(s, cmd.player) if player_in_range(s, cmd.player, p)]
+    if len(group) != 1 or group[0] not in mates:
+        raise RuleViolation("804.2", "deploy targets one teammate")
+    if not can_tap_for_cost(s, o):
+        raise RuleViolation("302.6", f"{o.name} can't be tapped to pay this cost")
+    t.emit(ev.AbilityActivated(player=cmd.player, source=o.id, ability=cmd.ability,
+                               item=t.new_id(), marker=m.number, targets=[group],
+                               rule="804.2"))
+    t.emit(ev.PermanentTapped(obj=o.id, rule="602.2b"))
+    queue_priority(t, m.number, cmd.player)

@@ -1,0 +1,138 @@
+"""Choices made as a permanent enters or as a spell is cast: an opponent chosen for a
+permanent (614.12), and modes (700.2) - chosen by another player when the spell says so
+(700.2e, 801.5b).
+
+- A choice of a player (an opponent) is a choice among players, so only players within
+  the chooser's range of influence can be chosen (801.5a); if no opponent is within range,
+  the closest opponent to the chooser's left is the one (801.5c). With one candidate the
+  engine makes the choice.
+- The mode is chosen as the spell is cast (601.2b). With "An opponent chooses one" the
+  caster decides which opponent chooses (700.2e), among those above; then that opponent
+  chooses the mode. The cost doesn't depend on the mode (no mode has an additional cost,
+  700.2h), so the engine pays it when the spell is announced and asks for the mode after.
+"""
+
+from __future__ import annotations
+
+from arbiter_core.cards.model import CardDefinition, ChooseOpponentAsEnters, SpellAbility
+from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.errors import RuleViolation
+from arbiter_core.kernel.state import Decision, GameState, Marker, StackItem
+from arbiter_core.kernel.txn import Txn
+from arbiter_core.layers.characteristics import definition
+from arbiter_core.multiplayer.influence import player_in_range
+from arbiter_core.stack.priority import queue_priority
+from arbiter_core.variants.base import opponents, turn_order_from
+
+
+def opponent_candidates(s: GameState, who: str) -> tuple[list[str], str]:
+    """The opponents `who` may choose, and the rule that says so: those within range
+    (801.5a), else the closest opponent to their left (801.5c)."""
+    opps = opponents(s, who)
+    near = [p for p in opps if player_in_range(s, who, p)]
+    if near or not opps:
+        return near, "801.5a" if s.influence else "614.12"
+    closest = next(p for p in turn_order_from(s, who) if p in opps)
+    return [closest], "801.5c"
+
+
+# ---------------------------------------------------------------- "choose an opponent"
+
+
+def enters_with_choice(d: CardDefinition) -> bool:
+    return any(isinstance(e, ChooseOpponentAsEnters) for ab in d.abilities
+               for e in getattr(ab, "effects", ()))
+
+
+def ask_opponent_as_enters(t: Txn, m: Marker, oid: int, controller: str) -> bool:
+    """"As ~ enters, choose an opponent" (614.12). Returns True while the controller is
+    asked (two or more candidates)."""
+    if not enters_with_choice(definition(t.s.objects[oid])):
+        return False
+    candidates, rule = opponent_candidates(t.s, controller)
+    if len(candidates) == 1:
+        t.emit(ev.PlayerChosen(obj=oid, player=candidates[0], rule=rule))
+        return False
+    if not candidates:
+        return False
+    t.emit(ev.DecisionRequested(marker=m.number, kind="choose_opponent", player=controller,
+                                options=[oid], choices=candidates, count=1, rule=rule))
+    return True
+
+
+# ---------------------------------------------------------------- modes (700.2)
+
+
+def modal(d: CardDefinition) -> SpellAbility | None:
+    """The spell ability, if the spell is modal (CR 700.2)."""
+    return next((ab for ab in d.abilities if isinstance(ab, SpellAbility) and ab.modes), None)
+
+
+def mode_options(ab: SpellAbility) -> list[str]:
+    """The modes a player may choose, by number ("1" is the first printed). CR 801.5b:
+    this is a choice between options, not between objects or players, so a player may
+    choose any mode, even one that refers to objects or players outside their range of
+    influence. (700.2a would rule out a mode without legal targets; no mode in the pool
+    has targets.)"""
+    return [str(i + 1) for i in range(len(ab.modes))]
+
+
+def ask_mode(t: Txn, m: Marker, item: StackItem) -> None:
+    """CR 601.2b, 700.2: ask for the mode of a spell being cast. "An opponent chooses"
+    (700.2e): the caster first names the opponent when more than one could choose."""
+    s = t.s
+    ab = modal(definition(s.objects[item.obj])) if item.obj is not None else None
+    assert ab is not None
+    chooser = item.controller
+    rule = "700.2a"
+    if ab.mode_chooser == "an_opponent":
+        candidates, rule = opponent_candidates(s, item.controller)
+        if len(candidates) > 1:
+            t.emit(ev.DecisionRequested(marker=m.number, kind="choose_opponent",
+                                        player=item.controller, choices=candidates, count=1,
+                                        stack_item=item.id, rule="700.2e"))
+            return
+        chooser = candidates[0] if candidates else item.controller
+        rule = "801.5b" if s.influence else "700.2e"
+    t.emit(ev.DecisionRequested(marker=m.number, kind="choose_mode", player=chooser,
+                                choices=mode_options(ab), count=1, stack_item=item.id,
+                                rule=rule))
+
+
+def casting_choice(s: GameState, d: Decision) -> bool:
+    """Whether the decision belongs to this module (an answer goes to `answer`)."""
+    if d.kind == "choose_mode":
+        return True
+    if d.kind != "choose_opponent":
+        return False
+    if d.stack_item is None:
+        return True  # "as ~ enters"
+    item = s.stack_items.get(d.stack_item)
+    return item is not None and item.mode is None and item.obj is not None and modal(
+        definition(s.objects[item.obj])) is not None
+
+
+def answer(t: Txn, m: Marker, d: Decision, option: str) -> None:
+    """The answer to a choice of this module: the opponent for a permanent, the
+    opponent who chooses the mode, or the mode; then the game goes on (117.3c: the
+    caster receives priority after casting)."""
+    if option not in d.choices:
+        # An opponent left out of the choices is outside the chooser's range (801.5a).
+        outside = d.kind == "choose_opponent" and option in opponents(t.s, d.player)
+        raise RuleViolation("801.5a" if outside else d.rule,
+                            f"{option!r} is not one of {list(d.choices)}")
+    if d.stack_item is None:
+        t.emit(ev.PlayerChosen(obj=d.options[0], player=option, rule=d.rule))
+        queue_priority(t, m.number, m.holder)
+        return
+    item = t.s.stack_items[d.stack_item]
+    if d.kind == "choose_opponent":
+        ab = modal(definition(t.s.objects[item.obj])) if item.obj is not None else None
+        assert ab is not None
+        t.emit(ev.DecisionRequested(marker=m.number, kind="choose_mode", player=option,
+                                    choices=mode_options(ab), count=1, stack_item=item.id,
+                                    rule="801.5b" if t.s.influence else "700.2e"))
+        return
+    t.emit(ev.ModeChosen(item=item.id, mode=int(option) - 1, player=d.player,
+                         rule="700.2e" if d.player != item.controller else "601.2b"))
+    queue_priority(t, m.number, item.controller)

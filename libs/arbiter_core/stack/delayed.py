@@ -1,0 +1,63 @@
+"""Delayed triggered abilities (CR 603.7) "at the beginning of the next end step":
+Astral Slide's return of the card it exiled, Maddening Imp's destruction of the
+creatures that didn't attack.
+
+A resolving ability creates one (603.7a; `DelayedTriggerCreated`), with the source and
+controller of that ability (603.7d-e). As the next end step begins - any marker's, in
+Grand Melee - each one created before then triggers, once (603.7b), and waits like any
+triggered ability to be put on the stack the next time a player would receive priority
+(603.3), on the stack of the marker whose end step it is (807.5b). Players get priority
+with it on the stack and may respond (117.3b); it does its work as it resolves, and only
+to the objects it refers to that are still where it expects them (603.7c, 400.7).
+"""
+
+from __future__ import annotations
+
+from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.state import Delayed, Marker, StackItem
+from arbiter_core.kernel.txn import Txn
+
+
+def trigger_at_end_step(t: Txn, m: Marker) -> None:
+    """The end step of marker `m` began: every waiting delayed trigger triggers."""
+    for _ in range(len(t.s.delayed)):
+        t.emit(ev.DelayedAbilityTriggered(index=0, marker=m.number, rule="603.7b"))
+
+
+def resolve(t: Txn, item: StackItem) -> None:
+    """What the delayed triggered ability `item` does as it resolves (608.2c)."""
+    d = item.delayed
+    assert d is not None
+    if d.kind == "destroy_unless_attacked":
+        _destroy_unless_attacked(t, d)
+    else:
+        _return_from_exile(t, d)
+
+
+def _return_from_exile(t: Txn, d: Delayed) -> None:
+    """Astral Slide: "return the exiled card to the battlefield under its owner's
+    control" - if it is still the object that was exiled (603.7c). A card whose owner
+    has left the game left with them (800.4a)."""
+    s = t.s
+    if d.objs:
+        card = s.objects.get(d.objs[0])
+    else:  # created before the exiled object was recorded: the card by its number
+        card = next((o for o in s.objects.values() if o.card == d.card and o.zone == "exile"),
+                    None)
+    if card is None or card.zone != "exile" or s.players[card.owner].left:
+        return
+    t.emit(ev.ObjectMoved(obj=card.id, new_id=t.new_id(), to_zone="battlefield",
+                          to_player=card.owner, controller=card.owner, rule="603.7c"))
+
+
+def _destroy_unless_attacked(t: Txn, d: Delayed) -> None:
+    """Maddening Imp: "destroy each of those creatures that didn't attack this turn" -
+    each still on the battlefield as the same object (603.7c) that wasn't declared as an
+    attacker this turn (508.1) is destroyed (701.8a)."""
+    s = t.s
+    attacked = {a for m in s.markers.values() for a in m.attacked}
+    for oid in d.objs:
+        o = s.objects.get(oid)
+        if o is not None and o.zone == "battlefield" and oid not in attacked:
+            t.emit(ev.ObjectMoved(obj=oid, new_id=t.new_id(), to_zone="graveyard",
+                                  to_player=o.owner, rule="701.8a"))

@@ -1,0 +1,145 @@
+"""Targets (CR 115): what each target kind may choose, checked when a spell is cast or an
+ability activated (CR 601.2c, 602.2b) and again on resolution (CR 608.2b).
+
+A target is written "p:<player>" or "o:<object id>".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from arbiter_core.cards.model import TargetSpec
+from arbiter_core.kernel.errors import InvalidCommand, RuleViolation
+from arbiter_core.kernel.state import GameState
+from arbiter_core.layers.characteristics import colors, is_creature, is_type
+from arbiter_core.multiplayer.influence import near, object_in_range, player_in_range
+from arbiter_core.variants.base import opponents
+
+
+def parse(target: str) -> tuple[str, str]:
+    kind, _, value = target.partition(":")
+    if kind not in ("p", "o") or not value:
+        raise InvalidCommand("targets", f"{target!r} is not 'p:<player>' or 'o:<object id>'")
+    if kind == "o" and not value.isdigit():
+        raise InvalidCommand("targets", f"{target!r} has no object id")
+    return kind, value
+
+
+PLAYER_KINDS = ("any", "player", "player_or_planeswalker", "creature_planeswalker_or_player")
+
+
+def is_legal(s: GameState, spec: TargetSpec, controller: str, target: str,
+             source: int | None = None) -> bool:
+    """Whether `target` meets `spec` now (CR 115.1, 115.5: a spell can't target itself;
+    801.4: nothing outside the controller's range of influence)."""
+    kind, value = parse(target)
+    if kind == "p":
+        return _player_legal(s, spec, controller, value, None)
+    return _object_legal(s, spec, controller, int(value), source, None)
+
+
+def _player_legal(s: GameState, spec: TargetSpec, controller: str, name: str,
+                  opps: Collection[str] | None) -> bool:
+    """`is_legal` for "p:<name>"; `opps`: the controller's opponents, if known."""
+    p = s.players.get(name)
+    return (p is not None and not p.left
+            and (spec.kind in PLAYER_KINDS
+                 or (spec.kind == "opponent"
+                     and name in (opponents(s, controller) if opps is None else opps)))
+            and player_in_range(s, controller, name))
+
+
+def _object_legal(s: GameState, spec: TargetSpec, controller: str, oid: int,
+                  source: int | None, opps: Collection[str] | None) -> bool:
+    """`is_legal` for "o:<id>"; `opps`: the controller's opponents, if known."""
+    if oid == source:
+        return False
+    o = s.objects.get(oid)
+    if o is None:
+        return False
+    if o.zone in ("battlefield", "stack") and not object_in_range(s, controller, o):
+        return False
+    if spec.not_color is not None and spec.not_color in colors(o):
+        return False
+    match spec.kind:
+        case "creature":
+            return o.zone == "battlefield" and is_creature(o)
+        case "any" | "creature_planeswalker_or_player":  # 115.4: planeswalkers too
+            return o.zone == "battlefield" and (is_creature(o) or is_type(o, "Planeswalker"))
+        case "artifact_or_enchantment":
+            return o.zone == "battlefield" and (is_type(o, "Artifact")
+                                                or is_type(o, "Enchantment"))
+        case "spell":
+            return o.zone == "stack" and any(
+                i.obj == oid for i in s.stack_items.values())
+        case "creature_card_in_your_graveyard":
+            return o.zone == "graveyard" and o.owner == controller and is_creature(o)
+        case "creature_an_opponent_controls":
+            return (o.zone == "battlefield" and is_creature(o)
+                    and o.controller in (opponents(s, controller) if opps is None else opps))
+        case "player_or_planeswalker":
+            return o.zone == "battlefield" and is_type(o, "Planeswalker")
+        case "player" | "opponent":
+            return False
+    return False
+
+
+def check_choice(s: GameState, specs: tuple[TargetSpec, ...], chosen: list[list[str]],
+                 controller: str, source: int | None = None) -> tuple[tuple[str, ...], ...]:
+    """CR 601.2c: one list of targets per requirement, the right number, each legal,
+    and the same object or player not chosen twice for one word "target" (115.3)."""
+    if len(chosen) != len(specs):
+        raise RuleViolation("601.2c", f"this needs {len(specs)} target group(s), "
+                                      f"{len(chosen)} given")
+    limited = bool(s.influence)
+    out: list[tuple[str, ...]] = []
+    for spec, group in zip(specs, chosen, strict=True):
+        if len(group) < spec.min_count or (spec.max_count is not None
+                                           and len(group) > spec.max_count):
+            raise RuleViolation("601.2c", "wrong number of targets")
+        if len(set(group)) != len(group):
+            raise RuleViolation("115.3", "the same target is chosen twice")
+        earlier = {x for g in out for x in g}
+        if spec.another and earlier & set(group):  # "another target" (115.3)
+            raise RuleViolation("115.3", "\"another target\" can't be one already chosen")
+        for target in group:
+            if not is_legal(s, spec, controller, target, source):
+                rule = "115.1"
+                if limited and _out_of_range(s, controller, target):
+                    rule = "801.4"
+                raise RuleViolation(rule, f"{describe(s, target)} is not a legal target")
+        out.append(tuple(group))
+    return tuple(out)
+
+
+def candidates(s: GameState, spec: TargetSpec, controller: str,
+               source: int | None = None) -> list[str]:
+    """Every legal single target for `spec` now (for legal_actions and bots): players
+    in seating order, then permanents, spells, and cards in the controller's graveyard,
+    each checked as `is_legal` checks it."""
+    opps = frozenset(opponents(s, controller))
+    found = [f"p:{p}" for p in s.in_game() if _player_legal(s, spec, controller, p, opps)]
+    ids = [*s.battlefield, *(i.obj for i in s.stack_items.values() if i.obj is not None),
+           *s.zone(controller, "graveyard")]
+    within = near(s, controller)
+    if within is not None:  # 801.4: most permanents and spells are out of range (801.2d:
+        objects = s.objects  # an object is within it when its controller is); skip them
+        ids = [i for i in ids if (o := objects.get(i)) is None
+               or o.zone not in ("battlefield", "stack") or o.controller in within]
+    found += [f"o:{i}" for i in ids if _object_legal(s, spec, controller, i, source, opps)]
+    return found
+
+
+def _out_of_range(s: GameState, controller: str, target: str) -> bool:
+    kind, value = target.partition(":")[0], target.partition(":")[2]
+    if kind == "p":
+        return value in s.players and not player_in_range(s, controller, value)
+    o = s.objects.get(int(value)) if value.isdigit() else None
+    return o is not None and not object_in_range(s, controller, o)
+
+
+def describe(s: GameState, target: str) -> str:
+    kind, value = target.partition(":")[0], target.partition(":")[2]
+    if kind == "o" and value.isdigit() and int(value) in s.objects:
+        return s.objects[int(value)].name
+    return value

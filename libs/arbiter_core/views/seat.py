@@ -1,0 +1,301 @@
+"""What one seat may see of a game (CR 400.2), and the judge's view of everything.
+
+Hands and libraries are hidden zones: a seat sees its own hand, the size of every hand
+and library, and nothing about any library's contents or order (not even its own,
+401.2). Teammates may review each other's hands in Team vs. Team, Emperor and
+Two-Headed Giant (808.5, 809.7, 810.5), and in Alternating Teams only when seated next to
+each other (811.5). A face-down spell or permanent shows its face only to its controller
+(708.5; `face_name`). A spectator sees only public information.
+The battlefield, graveyards, exile, the command zone and the stacks are public. An
+object is identified by its id, and a hidden object's id is never shown: a pending
+decision of another player lists only its public options, and a stack target in a
+hidden zone is shown as hidden. The game's seed is judge-only (with the state version
+it determines every shuffle, CR 701.24a).
+
+Pure: no I/O, clock or randomness.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from arbiter_core.kernel.state import (
+    Decision,
+    GameState,
+    Marker,
+    Obj,
+    Priority,
+    StackItem,
+    Waiting,
+)
+from arbiter_core.layers.characteristics import is_creature, power_toughness
+
+HIDDEN_ZONES = frozenset({"hand", "library"})
+#: variants whose teammates may review each other's hands (808.5, 809.7, 810.5)
+TEAM_HAND_REVIEW = frozenset({"team_vs_team", "emperor", "two_headed_giant"})
+SPECTATOR = "*spectator*"  # the viewer of `spectator_view` (never a player's name)
+FACE_DOWN_NAME = "face-down card"
+
+
+class _View(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class CardRef(_View):
+    id: int
+    name: str
+
+
+class PlayerView(_View):
+    name: str
+    team: str
+    life: int
+    poison: int
+    mana: str
+    in_game: bool
+    lost: bool
+    won: bool
+    drew: bool
+    hand_size: int
+    library_size: int
+    graveyard: tuple[CardRef, ...]  # bottom first (the last is the top)
+    exile: tuple[CardRef, ...]
+    command: tuple[CardRef, ...]
+    hand: tuple[CardRef, ...] | None = None  # the seat's own hand, or any hand for a judge
+    library: tuple[CardRef, ...] | None = None  # judges only, top first
+
+
+class PermanentView(_View):
+    id: int
+    name: str
+    owner: str
+    controller: str
+    token: bool
+    tapped: bool
+    sick: bool
+    damage: int
+    counters: dict[str, int]
+    attached_to: int | None
+    power: int | None  # None for a noncreature permanent
+    toughness: int | None
+
+
+class TargetView(_View):
+    player: str | None = None
+    id: int | None = None
+    name: str | None = None
+    hidden: bool = False  # an object in a hidden zone this seat may not see
+
+
+class StackItemView(_View):
+    id: int
+    kind: Literal["spell", "activated", "triggered"]
+    controller: str
+    name: str
+    obj: int | None  # the spell's object on the stack
+    source: int | None  # an ability's source (last known id)
+    targets: tuple[tuple[TargetView, ...], ...]
+    x: int
+
+
+class PendingView(_View):
+    """What a marker waits for: engine work, a player's priority or a decision."""
+
+    kind: Literal["work", "priority", "decision", "waiting"]
+    player: str | None  # who holds priority / must decide (or gets priority after work)
+    work: str | None = None
+    decision: str | None = None
+    count: int = 0
+    rule: str = ""
+    options: tuple[CardRef, ...] = ()  # the options this seat may see
+    hidden_options: int = 0  # options this seat may not see
+
+
+class MarkerView(_View):
+    number: int
+    holder: str
+    turn: int
+    step: str
+    pending: PendingView
+    stack: tuple[StackItemView, ...]  # top first
+    passed: tuple[str, ...]
+    attacks: tuple[tuple[int, str], ...]  # attacker -> defending player
+    blocks: tuple[tuple[int, int], ...]  # blocker -> attacker
+
+
+class SeatView(_View):
+    seat: str | None  # None: a judge's or a spectator's view
+    game_id: str
+    variant: str
+    version: int
+    started: bool
+    game_over: bool
+    turns_taken: int
+    seed: int | None  # judges only
+    players: tuple[PlayerView, ...]  # seating order
+    battlefield: tuple[PermanentView, ...]
+    markers: tuple[MarkerView, ...]
+    hand: tuple[CardRef, ...]  # the seat's own hand (empty for a judge)
+    viewer: Literal["seat", "judge", "spectator"] = "seat"
+
+
+def view(state: GameState, seat: str) -> SeatView:
+    """What `seat` may see (CR 400.2)."""
+    if seat not in state.players:
+        raise ValueError(f"no player named {seat!r}")
+    return _build(state, seat)
+
+
+def judge_view(state: GameState) -> SeatView:
+    """Everything, hidden zones included (for judges and replays)."""
+    return _build(state, None)
+
+
+def spectator_view(state: GameState) -> SeatView:
+    """Public information only (CR 400.2): no hand, library or seed."""
+    return _build(state, SPECTATOR)
+
+
+def visible(state: GameState, oid: int, seat: str | None) -> bool:
+    """May `seat` (None: a judge; `SPECTATOR`) see the object with id `oid`? An id of an
+    object that no longer exists is last known information and is shown."""
+    o = state.objects.get(oid)
+    if seat is None or o is None or o.zone not in HIDDEN_ZONES:
+        return True
+    return o.zone == "hand" and sees_hand(state, seat, o.owner)
+
+
+def sees_hand(state: GameState, seat: str | None, owner: str) -> bool:
+    """May `seat` look at `owner`'s hand? Its own; a teammate's in Team vs. Team, Emperor
+    and Two-Headed Giant (808.5, 809.7, 810.5); in Alternating Teams a teammate's only
+    when seated next to each other (811.5). Judges see every hand."""
+    if seat is None or seat == owner:
+        return True
+    me, them = state.players.get(seat), state.players.get(owner)
+    if me is None or them is None or me.team != them.team:
+        return False
+    if state.variant in TEAM_HAND_REVIEW:
+        return True
+    if state.variant == "alternating_teams":
+        seats = list(state.seats)
+        i, j = seats.index(seat), seats.index(owner)
+        return abs(i - j) in (1, len(seats) - 1)
+    return False
+
+
+def face_name(o: Obj, seat: str | None) -> str:
+    """The name `seat` sees: a face-down spell or permanent is nameless to all but its
+    controller (708.5). No card in the pool turns face down yet (`Obj` has no face-down
+    status), so every object shows its name; a face-down status belongs here."""
+    face_down = bool(getattr(o, "face_down", False))
+    return FACE_DOWN_NAME if face_down and seat is not None and seat != o.controller \
+        else o.name
+
+
+def _refs(state: GameState, ids: list[int], seat: str | None = None) -> tuple[CardRef, ...]:
+    return tuple(CardRef(id=i, name=face_name(state.objects[i], seat)) for i in ids)
+
+
+def _player(state: GameState, name: str, seat: str | None) -> PlayerView:
+    p = state.players[name]
+    hand = state.zones.get((name, "hand"), [])
+    library = state.zones.get((name, "library"), [])
+    return PlayerView(
+        name=p.name, team=p.team, life=p.life, poison=p.poison, mana=p.mana,
+        in_game=p.in_game, lost=p.lost, won=p.won, drew=p.drew,
+        hand_size=len(hand), library_size=len(library),
+        graveyard=_refs(state, state.zones.get((name, "graveyard"), []), seat),
+        exile=_refs(state, state.zones.get((name, "exile"), []), seat),
+        command=_refs(state, state.zones.get((name, "command"), []), seat),
+        hand=_refs(state, hand) if sees_hand(state, seat, name) else None,
+        library=_refs(state, library) if seat is None else None,
+    )
+
+
+def _permanent(state: GameState, oid: int, seat: str | None) -> PermanentView:
+    o = state.objects[oid]
+    power: int | None = None
+    toughness: int | None = None
+    if is_creature(o):
+        power, toughness = power_toughness(state, o)
+    return PermanentView(
+        id=o.id, name=face_name(o, seat), owner=o.owner, controller=o.controller,
+        token=o.token is not None, tapped=o.tapped, sick=o.sick, damage=o.damage,
+        counters=dict(o.counters), attached_to=o.attached_to, power=power,
+        toughness=toughness,
+    )
+
+
+def _target(state: GameState, raw: str, seat: str | None) -> TargetView:
+    kind, _, value = raw.partition(":")
+    if kind == "p":
+        return TargetView(player=value)
+    oid = int(value)
+    if not visible(state, oid, seat):
+        return TargetView(hidden=True)
+    o = state.objects.get(oid)
+    return TargetView(id=oid, name=face_name(o, seat) if o is not None else None)
+
+
+def _stack_item(state: GameState, item: StackItem, seat: str | None) -> StackItemView:
+    source = item.source
+    if source is not None and not visible(state, source, seat):
+        source = None
+    return StackItemView(
+        id=item.id, kind=item.kind, controller=item.controller, name=item.source_name,
+        obj=item.obj, source=source,
+        targets=tuple(tuple(_target(state, t, seat) for t in spec) for spec in item.targets),
+        x=item.x,
+    )
+
+
+def _pending(state: GameState, m: Marker, seat: str | None) -> PendingView:
+    p = m.pending
+    if isinstance(p, Priority):
+        return PendingView(kind="priority", player=p.player)
+    if isinstance(p, Decision):
+        # an option that no longer exists (the decision is being answered) is shown
+        # to judges only
+        shown = [o for o in p.options
+                 if seat is None or (o in state.objects and visible(state, o, seat))]
+        return PendingView(
+            kind="decision", player=p.player, decision=p.kind, count=p.count, rule=p.rule,
+            options=tuple(
+                CardRef(id=o, name=face_name(state.objects[o], seat)
+                        if o in state.objects else "")
+                for o in shown
+            ),
+            hidden_options=len(p.options) - len(shown),
+        )
+    if isinstance(p, Waiting):  # 807.4d: the holder waits to begin their turn
+        return PendingView(kind="waiting", player=p.player)
+    return PendingView(kind="work", player=p.then_priority, work=p.kind)
+
+
+def _marker(state: GameState, m: Marker, seat: str | None) -> MarkerView:
+    items = [state.stack_items[i] for i in reversed(m.stack) if i in state.stack_items]
+    return MarkerView(
+        number=m.number, holder=m.holder, turn=m.turn, step=m.step.value,
+        pending=_pending(state, m, seat),
+        stack=tuple(_stack_item(state, it, seat) for it in items),
+        passed=m.passed,
+        attacks=m.combat.attacks if m.combat is not None else (),
+        blocks=m.combat.blocks if m.combat is not None else (),
+    )
+
+
+def _build(state: GameState, seat: str | None) -> SeatView:
+    viewer: Literal["seat", "judge", "spectator"] = (
+        "judge" if seat is None else "spectator" if seat == SPECTATOR else "seat")
+    return SeatView(
+        seat=seat if viewer == "seat" else None, viewer=viewer, game_id=state.game_id,
+        variant=state.variant, version=state.version,
+        started=state.started, game_over=state.game_over, turns_taken=state.turns_taken,
+        seed=state.seed if seat is None else None,
+        players=tuple(_player(state, p, seat) for p in state.seats),
+        battlefield=tuple(_permanent(state, oid, seat) for oid in state.battlefield),
+        markers=tuple(_marker(state, state.markers[n], seat) for n in sorted(state.markers)),
+        hand=_refs(state, state.zones.get((seat, "hand"), [])) if seat is not None else (),
+    )
