@@ -12,7 +12,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from arbiter_core.kernel.events import EVENT_ADAPTER, Event, event_from_dict
+from arbiter_core.kernel.events import Event, event_from_dict, event_from_json
 from arbiter_runtime.fastcodec import Body, decode_trusted
 from arbiter_store import NewEvent, StoredEvent, Upcasters
 
@@ -59,7 +59,7 @@ def validate_body(body: Body, where: str = "stream") -> Event:
                                               json.dumps(rule).encode())
     body_ = payload.strip()
     blob = head + b"}" if body_ == b"{}" else head + b"," + body_[1:]
-    return EVENT_ADAPTER.validate_json(blob)
+    return event_from_json(type_, blob)
 
 
 def from_stored(stored: StoredEvent) -> Event:

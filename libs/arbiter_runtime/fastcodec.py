@@ -16,7 +16,7 @@ private attributes) go to the validating pydantic path, which decodes them or ra
 error it always raised.
 
 Untrusted input (commands, anything from the network) keeps to the validating path:
-`arbiter_core.kernel.events.EVENT_ADAPTER`, `arbiter_runtime.codec.validate_bodies`.
+`arbiter_core.kernel.events.event_from_json`, `arbiter_runtime.codec.validate_bodies`.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from msgspec.structs import asdict
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from arbiter_core.kernel.events import Event
+from arbiter_core.kernel.events import EVENT_TYPES, Event
 from arbiter_store import Upcasters
 
 #: The stored-event codec on the replay path, named in `make bench`.
@@ -276,8 +276,7 @@ def _event_mirrors() -> tuple[dict[str, Mirror], dict[str, str]]:
     """A mirror per event type; the types that can't be mirrored, and why."""
     out: dict[str, Mirror] = {}
     skipped: dict[str, str] = {}
-    for model in typing.get_args(typing.get_args(Event)[0]):
-        name = model.model_fields["type"].default
+    for name, model in EVENT_TYPES.table.items():
         try:
             out[name] = mirror(model, _MODELS, envelope=True)
         except (Unsupported, TypeError) as e:  # TypeError: msgspec can't take the type

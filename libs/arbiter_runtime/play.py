@@ -10,6 +10,7 @@ from typing import Literal
 from arbiter_core.kernel.commands import PlayerSetup, StartGame
 from arbiter_core.kernel.hashing import state_hash
 from arbiter_core.kernel.state import Decision, GameState, Priority
+from arbiter_core.variants.base import get_variant
 from arbiter_runtime.bots import RandomBot
 from arbiter_runtime.decks import deck_for_seat
 from arbiter_runtime.session import GameSession
@@ -42,13 +43,11 @@ def waiting_players(state: GameState) -> list[str]:
 
 
 def team_names(variant: str, players: int) -> list[str | None]:
-    """Teams for a bot game: two teams (2HG: two heads each with 4 players, three with
-    6, 810.1/810.11), Emperor teams of three; none in FFA."""
-    if variant == "emperor":
-        size = 3
-    elif variant in ("two_headed_giant", "team_vs_team", "alternating_teams"):
-        size = max(1, players // 2)
-    else:
+    """Teams for a bot game, as the variant seats them by default (`bot_team_size`):
+    two teams (2HG: two heads each with 4 players, three with 6, 810.1/810.11), Emperor
+    teams of three; none in FFA."""
+    size = get_variant(variant).bot_team_size(players)
+    if size is None:
         return [None] * players
     return [chr(ord("A") + i // size) for i in range(players)]
 

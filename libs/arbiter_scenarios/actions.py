@@ -21,7 +21,7 @@ from arbiter_core.kernel.commands import (
 from arbiter_core.kernel.errors import ArbiterError, RuleViolation
 from arbiter_core.kernel.state import Decision, Marker, Priority, Step, Waiting, Work
 from arbiter_core.layers.characteristics import definition
-from arbiter_core.stack.casting import spell_targets
+from arbiter_core.stack.items import spell_targets
 from arbiter_core.stack.targets import is_legal
 from arbiter_scenarios.names import NameError_
 

@@ -10,7 +10,7 @@ from arbiter_core.kernel.events import PlayerLeftGame
 from arbiter_core.kernel.evolve import apply, empty_state
 from arbiter_core.kernel.state import Decision, GameState, Priority, Waiting
 from arbiter_core.layers.characteristics import power_toughness
-from arbiter_core.variants.base import active_players
+from arbiter_core.multiplayer.seating import active_players
 
 if TYPE_CHECKING:
     from arbiter_scenarios.runner import Run

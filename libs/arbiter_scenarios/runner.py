@@ -19,7 +19,7 @@ from arbiter_core.kernel.commands import (
 from arbiter_core.kernel.errors import ArbiterError
 from arbiter_core.kernel.events import Event
 from arbiter_core.kernel.state import Decision, GameState, Priority, Step
-from arbiter_core.variants.base import KNOWN_VARIANTS, get_variant
+from arbiter_core.variants.base import get_variant, known_variants
 from arbiter_runtime.session import GameSession
 from arbiter_scenarios import actions as act
 from arbiter_scenarios.checks import CheckFailed, run_check
@@ -77,7 +77,7 @@ def _setup(sc: Any) -> Run:
     unknown = set(sc.options) - SUPPORTED_OPTIONS
     if unknown:
         raise ScenarioFailed(f"options {sorted(unknown)} are not supported yet")
-    if sc.turn_markers and sc.variant != "grand_melee":
+    if sc.turn_markers and not get_variant(sc.variant).grand_melee:
         raise ScenarioFailed(f"turn_markers are for grand_melee, not {sc.variant}")
     if (sc.team_life or sc.team_poison) and sc.start is None:
         raise ScenarioFailed("team_life/team_poison set up a position: give `start`")
@@ -191,7 +191,7 @@ def run_scenario(path: Path) -> Result:
         return Result(str(path), path.stem, False, [f"invalid scenario: {e}"])
     result = Result(str(path), sc.name, True)
     try:
-        if sc.variant not in KNOWN_VARIANTS:
+        if sc.variant not in known_variants():
             raise ScenarioFailed(f"variant: unknown variant {sc.variant!r}")
         run = _setup(sc)
         for i, action in enumerate(sc.actions):

@@ -22,7 +22,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from arbiter_cli.audit import Log, guarded, load_log, wide_console
-from arbiter_core.cards.fingerprint import CARD_DATA_HASH
+from arbiter_core.cards.fingerprint import card_data_hash
 from arbiter_core.kernel.divergence import Divergence, walk
 from arbiter_core.kernel.events import GameStarted
 from arbiter_core.kernel.rules_index import CR_EDITION
@@ -39,7 +39,7 @@ def provenance(log: Log) -> list[dict[str, Any]]:
                     "rules edition": first.rules_edition,
                     "card data hash": first.card_data_hash}
     current = {"engine version": ENGINE_VERSION, "rules edition": CR_EDITION,
-               "card data hash": CARD_DATA_HASH}
+               "card data hash": card_data_hash()}
     return [{"what": k, "recorded": recorded[k], "current": current[k],
              "same": recorded[k] == current[k]} for k in current]
 

@@ -18,6 +18,7 @@ from typing import Any
 import httpx
 
 from arbiter_core.kernel.commands import PlayerCommand, StartGame
+from arbiter_core.variants.base import get_variant
 from arbiter_gateway.logins import StaffLogins
 from arbiter_runtime.botgame import engine_idle, make_bots, next_action
 from arbiter_runtime.projection import GameProjection
@@ -194,4 +195,4 @@ async def _sleep(s: float) -> None:
 
 def several_markers(variant: str, players: int) -> bool:
     """Grand Melee with two or more turn markers (one per four players, CR 807.4a)."""
-    return variant == "grand_melee" and players >= 8
+    return get_variant(variant).grand_melee and players >= 8

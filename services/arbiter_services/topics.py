@@ -88,7 +88,7 @@ TOPICS: tuple[TopicSpec, ...] = (
     *(TopicSpec(work_topic(s), "game:marker" if s == STACK else "game", 8, WorkItem,
                 (RELAY,), (s,),
                 f"engine work owned by {s}: "
-                + (", ".join(k for k, v in WORK_OWNERS.items() if v == s) or "none yet"))
+                + (", ".join(sorted(k for k, v in WORK_OWNERS.items() if v == s)) or "none yet"))
       for s in _owners()),
     TopicSpec(EVENTS, "game", 8, EventMessage, (RELAY,), (GATEWAY,),
               "every stored game event, after commit, in stream order per game"),

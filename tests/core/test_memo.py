@@ -15,9 +15,9 @@ from arbiter_core.kernel.commands import PlayerSetup, StartGame
 from arbiter_core.kernel.decide import decide
 from arbiter_core.kernel.evolve import apply, empty_state
 from arbiter_core.kernel.memo import KeyedMemo, Pinned, StateMemo, fact, trust_scratch
-from arbiter_core.kernel.state import GameState, Priority, Step
+from arbiter_core.kernel.state import GameState, Marker, Priority, Step
 from arbiter_core.layers.characteristics import is_creature, power_toughness
-from arbiter_core.sba.check import needs_check
+from arbiter_core.sba.conditions import needs_check
 from arbiter_runtime.decks import deck_for_seat
 
 
@@ -31,14 +31,15 @@ def started(players: int = 4, seed: int = 4) -> GameState:
     return s
 
 
-def counting() -> tuple[list[int], StateMemo[int]]:
+def counting() -> tuple[list[int], StateMemo[GameState, int]]:
     calls: list[int] = []
 
     def query(s: GameState) -> int:
         calls.append(s.version)
         return len(calls)
 
-    return calls, StateMemo(query, ignore_marker_fields=frozenset({"pending", "step"}))
+    return calls, StateMemo(query, GameState, Marker,
+                            ignore_marker_fields=frozenset({"pending", "step"}))
 
 
 def test_state_memo_reuses_only_while_the_state_is_equal() -> None:

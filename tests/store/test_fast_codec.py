@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
 from pydantic_core import PydanticUndefined
 
-from arbiter_core.kernel.events import Event, StateCheckpointed
+from arbiter_core.kernel.events import EVENT_TYPES, Event, StateCheckpointed
 from arbiter_core.kernel.evolve import apply, empty_state
 from arbiter_core.kernel.hashing import state_hash
 from arbiter_runtime import codec, fastcodec
@@ -36,7 +36,7 @@ from arbiter_store import NewEvent, Upcasters, open_store
 from arbiter_store.codec import encode_object
 
 GAMES = [("free_for_all", 4, 3), ("two_headed_giant", 4, 2), ("grand_melee", 6, 1)]
-MODELS: list[type[BaseModel]] = list(typing.get_args(typing.get_args(Event)[0]))
+MODELS: list[type[BaseModel]] = list(EVENT_TYPES.table.values())
 
 
 def same(fast: Any, slow: Any) -> None:

@@ -20,6 +20,7 @@ ALLOWED: frozenset[str] = frozenset(
     {
         "__future__",
         "pydantic",
+        "pydantic_core",  # pydantic's own engine (its error types)
         "typing",
         "typing_extensions",
         "dataclasses",

@@ -18,17 +18,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from arbiter_core.cards.model import ActivatedAbility, EquipAbility
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.errors import RuleViolation
-from arbiter_core.kernel.state import MAIN_STEPS, GameState, Marker, Obj
+from arbiter_core.kernel.state import MAIN_STEPS, GameState, Marker, Obj, StackItem
+from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import definition, is_type
-from arbiter_core.variants.base import active_players
-
-if TYPE_CHECKING:  # txn.py imports evolve.py, which uses this module
-    from arbiter_core.kernel.txn import Txn
+from arbiter_core.multiplayer.seating import active_players
+from arbiter_core.stack.resolve import AS_ENTERS
 
 LOYALTY = "loyalty"
 
@@ -37,11 +34,12 @@ def is_planeswalker(o: Obj) -> bool:
     return is_type(o, "Planeswalker")
 
 
-def enter_with_loyalty(t: Txn, oid: int) -> None:
+def enter_with_loyalty(t: Txn, m: Marker, item: StackItem, oid: int) -> bool:
     """CR 306.5b: a planeswalker enters with its printed loyalty in loyalty counters."""
     loyalty = definition(t.s.objects[oid]).loyalty
     if loyalty:
         t.emit(ev.CountersPut(obj=oid, counters={LOYALTY: loyalty}, rule="306.5b"))
+    return False
 
 
 def is_loyalty_ability(ab: ActivatedAbility | EquipAbility) -> bool:
@@ -164,3 +162,6 @@ def attack_recipient(s: GameState, m: Marker, attacker: int) -> str | None:
         return f"o:{o.id}" if o is not None else None
     defender = m.combat.defender_of(attacker) if m.combat is not None else None
     return f"p:{defender}" if defender else None
+
+
+AS_ENTERS.add("all", enter_with_loyalty, order=10)  # a replacement effect (614.1c)

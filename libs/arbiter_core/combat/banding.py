@@ -26,8 +26,12 @@ keywords are a set, so a second instance of banding changes nothing.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
+from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.edits import set_marker
 from arbiter_core.kernel.errors import InvalidCommand, RuleViolation
+from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.state import Combat, GameState, Obj
 from arbiter_core.layers.characteristics import keywords
 
@@ -104,3 +108,9 @@ def attacker_assigns(s: GameState, blocked: Sequence[int]) -> bool:
     """CR 702.22k: a blocking creature that blocks a creature with banding has its
     damage assigned by the active player, among any of the creatures it blocks."""
     return any(has_banding(s, s.objects[a]) for a in blocked if a in s.objects)
+
+
+@applies(ev.BandBlocked)
+def _band_blocked(s: GameState, e: ev.BandBlocked) -> None:
+    cbb = s.markers[e.marker].combat or Combat()
+    set_marker(s, e.marker, combat=replace(cbb, blocks=(*cbb.blocks, *e.blocks)))

@@ -16,19 +16,23 @@ all are made (510.2).
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 
 from arbiter_core.card_types import planeswalkers
 from arbiter_core.combat import banding
 from arbiter_core.effects import life
 from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.edits import set_marker
 from arbiter_core.kernel.errors import RuleViolation
-from arbiter_core.kernel.state import GameState, Marker, Obj, Step
+from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.state import Combat, GameState, Marker, Obj, Step
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers import redirect
 from arbiter_core.layers.characteristics import keywords, power_toughness
 from arbiter_core.multiplayer.influence import object_in_range, player_in_range
+from arbiter_core.multiplayer.seating import team_representative, turn_order_from
 from arbiter_core.stack.priority import queue_priority
-from arbiter_core.variants.base import team_representative, turn_order_from
+from arbiter_core.turns.steps import step_action, step_skip
 
 
 def any_first_strike(s: GameState, m: Marker) -> bool:
@@ -287,3 +291,32 @@ def _prevents(s: GameState, controller: str | None, src: Obj, key: str) -> bool:
         return player_in_range(s, controller, key[2:])
     target = s.objects.get(int(key[2:]))
     return target is not None and object_in_range(s, controller, target)
+
+
+@applies(ev.CombatDamageAssigned)
+def _damage_assigned(s: GameState, e: ev.CombatDamageAssigned) -> None:
+    cd = s.markers[e.marker].combat or Combat()
+    set_marker(s, e.marker, combat=replace(
+        cd, assigned=(*cd.assigned, *((c, tuple(sorted(split.items())))
+                                      for c, split in e.assignments)),
+        assigned_by=(*cd.assigned_by, e.player)))
+
+
+@applies(ev.FirstStrikeDamageDealt)
+def _first_strike_dealt(s: GameState, e: ev.FirstStrikeDamageDealt) -> None:
+    cf = s.markers[e.marker].combat or Combat()
+    set_marker(s, e.marker, combat=replace(
+        cf, first_strikers_dealt=tuple(e.creatures), had_first_strike_step=True,
+        assigned=(), assigned_by=()))
+
+
+@step_skip(Step.FIRST_STRIKE_DAMAGE)
+def _no_first_strike(s: GameState, m: Marker) -> tuple[Step, str] | None:
+    """CR 510.4: the first-strike damage step only with first or double strike."""
+    return None if any_first_strike(s, m) else (Step.COMBAT_DAMAGE, "500.1")
+
+
+@step_action(Step.FIRST_STRIKE_DAMAGE)
+@step_action(Step.COMBAT_DAMAGE)
+def _damage_step(t: Txn, m: Marker) -> bool:
+    return combat_damage(t, m)  # 510.1-510.2

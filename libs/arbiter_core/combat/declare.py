@@ -16,13 +16,16 @@ attacks (802.2a, 805.10e): `Combat.defender_of`.
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 
 from arbiter_core.card_types import planeswalkers
 from arbiter_core.cards.model import CantAttackYouIfChosenColorWithoutFlying, StaticAbility
 from arbiter_core.combat import banding, requirements
 from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.edits import set_marker
 from arbiter_core.kernel.errors import InvalidCommand, RuleViolation
-from arbiter_core.kernel.state import Decision, GameState, Marker, Obj
+from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.state import Combat, GameState, Marker, Obj
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import (
     cant_attack_or_block,
@@ -31,7 +34,7 @@ from arbiter_core.layers.characteristics import (
     keywords,
 )
 from arbiter_core.multiplayer.influence import player_in_range
-from arbiter_core.variants.base import active_players, opponents, turn_order_from
+from arbiter_core.multiplayer.seating import active_players, opponents, turn_order_from
 
 # ------------------------------------------------------------------ attackers (508)
 
@@ -279,14 +282,23 @@ def _check_menace(s: GameState, blocks: list[tuple[int, int]]) -> None:
                                             "by two or more creatures")
 
 
-def pending_decision(s: GameState, m: Marker, kind: str, player: str) -> Decision:
-    """The decision `player` must make; with shared team turns a teammate may answer
-    for the team (805.2, 805.10b, 805.10d)."""
-    p = m.pending
-    ok = isinstance(p, Decision) and p.kind == kind and (
-        p.player == player or (s.shared_team_turns and p.player in s.players
-                               and s.players[p.player].team == s.players[player].team))
-    if not ok:
-        raise RuleViolation("117.1", f"{player} is not being asked to {kind.replace('_', ' ')}")
-    assert isinstance(p, Decision)
-    return p
+@applies(ev.AttackersDeclared)
+def _attackers_declared(s: GameState, e: ev.AttackersDeclared) -> None:
+    ma = s.markers[e.marker]
+    attacks, walkers = planeswalkers.split_attacks(s, list(e.attacks))  # 506.2, 508.1b
+    set_marker(s, e.marker, combat=Combat(attacks=attacks, planeswalkers=walkers,
+                                          bands=tuple(tuple(b) for b in e.bands)),
+               attacked=(*ma.attacked, *(a for a, _ in e.attacks)))
+
+
+@applies(ev.BlockersDeclared)
+def _blockers_declared(s: GameState, e: ev.BlockersDeclared) -> None:
+    cb = s.markers[e.marker].combat or Combat()
+    set_marker(s, e.marker, combat=replace(
+        cb, blocks=(*cb.blocks, *e.blocks),
+        blockers_declared_by=(*cb.blockers_declared_by, e.player)))
+
+
+@applies(ev.CombatEnded)
+def _combat_ended(s: GameState, e: ev.CombatEnded) -> None:
+    set_marker(s, e.marker, combat=None)

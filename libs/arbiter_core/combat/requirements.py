@@ -32,14 +32,23 @@ from collections.abc import Sequence
 from typing import Literal
 
 from arbiter_core.cards import get_card
-from arbiter_core.cards.model import AttackIfAble, NoMoreThanOneCombatant, StaticAbility
+from arbiter_core.cards.model import (
+    AttackIfAble,
+    DestroyUnlessAttacked,
+    NoMoreThanOneCombatant,
+    StaticAbility,
+)
 from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.commands import ChooseOption, PlayerCommand
+from arbiter_core.kernel.decisions import decision
 from arbiter_core.kernel.errors import RuleViolation
-from arbiter_core.kernel.state import GameState, Marker, Obj, StackItem
+from arbiter_core.kernel.state import Decision, GameState, Marker, Obj, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import definition, is_creature
 from arbiter_core.multiplayer.influence import object_in_range
-from arbiter_core.variants.base import active_players
+from arbiter_core.multiplayer.seating import active_players
+from arbiter_core.stack.items import Legal, effect, static_effect
+from arbiter_core.stack.resolve import resume
 
 
 @functools.cache
@@ -110,7 +119,9 @@ def check_blocks(s: GameState, player: str, blockers: int) -> None:
 # ------------------------------------------------------------------ effects that require
 
 
-def attack_if_able(t: Txn, m: Marker, item: StackItem, eff: AttackIfAble, index: int) -> bool:
+@effect(AttackIfAble)
+def _attack_if_able(t: Txn, m: Marker, item: StackItem, eff: AttackIfAble, legal: Legal,
+                    index: int) -> bool:
     """"Non-Wall creatures the active player controls attack this turn if able": each
     such creature (within the controller's range of influence, 801.10) gets a
     requirement until end of turn (508.1d). 805.9: with several active players the
@@ -137,7 +148,9 @@ def attack_if_able(t: Txn, m: Marker, item: StackItem, eff: AttackIfAble, index:
     return False
 
 
-def destroy_unless_attacked(t: Txn, item: StackItem) -> None:
+@effect(DestroyUnlessAttacked)
+def _destroy_unless_attacked(t: Txn, m: Marker, item: StackItem, eff: DestroyUnlessAttacked,
+                             legal: Legal, index: int) -> bool:
     """"At the beginning of the next end step, destroy each of those creatures that
     didn't attack this turn": a delayed trigger (603.7a) for the creatures the
     requirement just before it was put on (delayed.py: it goes on the stack as the next
@@ -155,3 +168,21 @@ def destroy_unless_attacked(t: Txn, item: StackItem) -> None:
                                         source_name=item.source_name,
                                         kind="destroy_unless_attacked", objs=those,
                                         source=item.source, rule="603.7a"))
+    return False
+
+
+static_effect(NoMoreThanOneCombatant)  # a restriction on the declaration: `cap`
+
+
+def _actives(s: GameState, m: Marker, d: Decision) -> list[PlayerCommand]:
+    return [ChooseOption(player=d.player, option=c, marker=m.number) for c in d.choices]
+
+
+@decision("choose_active_player", ChooseOption, _actives)
+def _active_player_chosen(t: Txn, m: Marker, d: Decision, cmd: ChooseOption) -> None:
+    """805.9: which active player "the active player" means."""
+    if cmd.option not in d.choices:
+        raise RuleViolation(d.rule, f"{cmd.option!r} is not one of {list(d.choices)}")
+    assert d.stack_item is not None
+    t.emit(ev.ChooserChosen(item=d.stack_item, player=cmd.option, rule=d.rule))
+    resume(t, t.s.markers[m.number], t.s.stack_items[d.stack_item])

@@ -6,13 +6,18 @@ the player or object a trigger names (400.7).
 from __future__ import annotations
 
 from arbiter_core.card_types import planeswalkers
+from arbiter_core.cards.model import DealDamage
 from arbiter_core.effects import life
 from arbiter_core.kernel import events as ev
-from arbiter_core.kernel.state import StackItem
+from arbiter_core.kernel.edits import change_life, set_obj
+from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.state import GameState, Marker, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers import redirect
 from arbiter_core.layers.characteristics import is_creature, keywords
 from arbiter_core.multiplayer.influence import player_in_range
+from arbiter_core.multiplayer.seating import turn_order_from
+from arbiter_core.stack.items import Legal, amount, effect, group
 
 
 def _source_id(item: StackItem) -> int:
@@ -63,3 +68,40 @@ def damage_that(t: Txn, item: StackItem, n: int, who: str) -> None:
     o = s.objects.get(item.that_obj) if item.that_obj is not None else None
     if o is not None and o.zone == "battlefield" and is_creature(o):
         deal_damage(t, item, n, obj=o.id)
+
+
+@applies(ev.DamageDealt)
+def _damage_dealt(s: GameState, e: ev.DamageDealt) -> None:
+    """120.3: damage to a player is life loss (unless it can't change, 119.8); damage
+    to a creature is marked on it, with deathtouch noted for 704.5h."""
+    if e.player is not None and e.life_loss:
+        change_life(s, e.player, -e.amount)
+    if e.obj is not None and e.obj in s.objects:
+        o = s.objects[e.obj]
+        set_obj(s, e.obj, damage=o.damage + e.amount,
+                deathtouch_hit=o.deathtouch_hit or e.deathtouch)
+
+
+@effect(DealDamage)
+def _deal_damage(t: Txn, m: Marker, item: StackItem, eff: DealDamage, legal: Legal,
+                 index: int) -> bool:
+    """The source deals damage (CR 120): to each player in turn order, all at once
+    (608.2f; within range, 801.10), to the player or creature a trigger names, or to each
+    legal target (a divided amount split evenly, 601.2d)."""
+    n = amount(t, item, eff.amount)
+    if eff.to == "each_player":
+        for p in turn_order_from(t.s, m.holder):
+            if player_in_range(t.s, item.controller, p):
+                deal_damage(t, item, n, player=p)
+        return False
+    if eff.to == "that_player" or eff.to == "that_creature":
+        damage_that(t, item, n, eff.to)
+        return False
+    if eff.divided and item.targets:
+        n = n // max(1, len(item.targets[eff.to]))
+    for x in group(legal, eff.to):
+        if x.startswith("p:"):
+            deal_damage(t, item, n, player=x[2:])
+        else:
+            deal_damage(t, item, n, obj=int(x[2:]))
+    return False

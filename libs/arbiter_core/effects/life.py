@@ -17,10 +17,10 @@ from arbiter_core.cards.model import (
     StaticAbility,
 )
 from arbiter_core.kernel import events as ev
-from arbiter_core.kernel.state import GameState, Marker, StackItem
+from arbiter_core.kernel.edits import change_life, set_player
+from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.state import GameState
 from arbiter_core.kernel.txn import Txn
-from arbiter_core.multiplayer.influence import player_in_range
-from arbiter_core.variants.base import apnap_order, team_representative
 
 
 @functools.cache
@@ -109,55 +109,6 @@ def exchange(t: Txn, a: str, b: str) -> None:
             t.emit(ev.LifeLost(player=who, amount=-delta, rule=rule))
 
 
-def ask_redistribution(t: Txn, m: Marker, item: StackItem, index: int) -> bool:
-    """"Redistribute any number of players' life totals": the controller chooses the
-    players and which of their totals each gets - a choice of players, so among those
-    within range (801.5a). Answered as "P=Q,..." (P's life total becomes Q's)."""
-    s = t.s
-    if s.players[item.controller].left:
-        return False
-    players = [p for p in s.in_game() if player_in_range(s, item.controller, p)]
-    t.emit(ev.ResolutionPaused(item=item.id, resume_at=index + 1, rule="608.2d"))
-    t.emit(ev.DecisionRequested(marker=m.number, kind="redistribute", player=item.controller,
-                                choices=players, count=len(players), min_count=0,
-                                stack_item=item.id, rule="119.5"))
-    return True
-
-
-def parse_redistribution(s: GameState, option: str, offered: tuple[str, ...]
-                         ) -> dict[str, str] | tuple[str, str]:
-    """The mapping player -> whose previous life total they get, or (rule, reason) when
-    it isn't a redistribution: every player named once on each side, each offered
-    (801.5a), and in Two-Headed Giant at most one member of a team (810.9f)."""
-    pairs = [part.split("=") for part in option.replace(" ", "").split(",") if part]
-    if any(len(p) != 2 for p in pairs):
-        return ("119.5", "write the redistribution as P=Q,... (P gets Q's life total)")
-    mapping = {p: q for p, q in pairs}
-    if len(mapping) != len(pairs) or set(mapping) != set(mapping.values()):
-        return ("119.5", "each chosen player gets exactly one of the chosen life totals")
-    outside = [p for p in mapping if p not in offered]
-    if outside:
-        in_game = outside[0] in s.players and not s.players[outside[0]].left
-        return ("801.5a" if in_game else "119.5", f"{outside[0]} can't be chosen")
-    teams = [s.players[p].team for p in mapping]
-    if s.shared_life and len(set(teams)) != len(teams):
-        return ("810.9f", "at most one member of each team can be affected")
-    return mapping
-
-
-def redistribute(t: Txn, mapping: dict[str, str]) -> None:
-    """Each chosen player gains or loses life to get the chosen previous total (119.5,
-    at once); a player whose life can't change keeps theirs (119.7-119.8)."""
-    before = {p: t.s.players[p].life for p in mapping}
-    rule = "810.9f" if t.s.shared_life else "119.5"
-    for p, q in mapping.items():
-        delta = before[q] - before[p]
-        if delta > 0:
-            gain(t, p, delta, rule)
-        elif delta < 0:
-            lose(t, p, -delta, rule)
-
-
 def give_poison(t: Txn, player: str, amount: int) -> None:
     """The player gets poison counters (122.1f); in Two-Headed Giant they are the
     team's (810.10)."""
@@ -184,36 +135,18 @@ def half_rounded_up(t: Txn, player: str) -> int:
     return (life + 1) // 2 if life > 0 else 0
 
 
-def become_lowest(t: Txn, m: Marker, item: StackItem, index: int) -> bool:
-    """Each player's life total becomes the lowest (CR 119.5: gain or lose the
-    difference). Only players within the controller's range of influence are seen and
-    affected (801.10, 801.11). CR 810.9d: with shared life each team chooses one of its
-    members, and only that player is affected; the active team chooses first, then each
-    other team in turn order (805.6), and then the changes happen at once. Returns True
-    while resolution waits for a team's choice."""
-    s = t.s
-    players = [p for p in apnap_order(s, m.holder) if player_in_range(s, item.controller, p)]
-    if not players:
-        return False
-    lowest = min(s.players[p].life for p in players)
-    affected = players
-    if s.shared_life:
-        affected = []
-        for team in dict.fromkeys(s.players[p].team for p in players):
-            members = [p for p in players if s.players[p].team == team]
-            chosen = next((p for p in item.chosen if p in members), None)
-            if chosen is None and len(members) > 1:
-                t.emit(ev.ResolutionPaused(item=item.id, resume_at=index, rule="608.2d"))
-                t.emit(ev.DecisionRequested(marker=m.number, kind="choose_team_member",
-                                            player=team_representative(s, members[0]),
-                                            choices=members, count=1, stack_item=item.id,
-                                            rule="810.9d"))
-                return True
-            affected.append(chosen or members[0])
-    for p in affected:
-        delta = lowest - s.players[p].life
-        if delta > 0:
-            gain(t, p, delta, "810.9d" if s.shared_life else "119.5")
-        elif delta < 0:
-            lose(t, p, -delta, "810.9d" if s.shared_life else "119.5")
-    return False
+@applies(ev.LifeGained)
+def _life_gained(s: GameState, e: ev.LifeGained) -> None:
+    change_life(s, e.player, e.amount)
+
+
+@applies(ev.LifeLost)
+def _life_lost(s: GameState, e: ev.LifeLost) -> None:
+    change_life(s, e.player, -e.amount)
+
+
+@applies(ev.PoisonCountersChanged)
+def _poison(s: GameState, e: ev.PoisonCountersChanged) -> None:
+    # 810.10: in Two-Headed Giant poison counters are the team's.
+    for who in s.team_of(e.player) if s.shared_life else [e.player]:
+        set_player(s, who, poison=max(0, s.players[who].poison + e.amount))

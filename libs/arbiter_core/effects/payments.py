@@ -15,13 +15,22 @@ judged together with what their teammates have already chosen to pay for this ef
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from arbiter_core.cards.model import SacrificeUnlessPayLife
 from arbiter_core.effects import life
 from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.commands import ChooseObjects, PlayerCommand
+from arbiter_core.kernel.decisions import decision
+from arbiter_core.kernel.errors import RuleViolation
+from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.state import Decision, GameState, Marker, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import is_creature
 from arbiter_core.multiplayer.influence import object_in_range
-from arbiter_core.variants.base import apnap_order
+from arbiter_core.multiplayer.seating import apnap_order
+from arbiter_core.stack.items import Legal, amount, effect
+from arbiter_core.stack.resolve import resume
 
 
 def _creatures(s: GameState, item: StackItem) -> list[int]:
@@ -29,10 +38,13 @@ def _creatures(s: GameState, item: StackItem) -> list[int]:
             and object_in_range(s, item.controller, o)]  # 801.10
 
 
-def ask(t: Txn, m: Marker, item: StackItem, x: int, index: int) -> bool:
+@effect(SacrificeUnlessPayLife)
+def _sacrifice_unless_pay_life(t: Txn, m: Marker, item: StackItem,
+                               eff: SacrificeUnlessPayLife, legal: Legal, index: int) -> bool:
     """Ask the next player who hasn't chosen yet; once all have, pay and sacrifice.
     Returns True while resolution waits for a player's choice."""
     s = t.s
+    x = amount(t, item, eff.amount)
     creatures = _creatures(s, item)
     for p in apnap_order(s, m.holder):
         if p in item.chosen:
@@ -93,8 +105,34 @@ def refusal(s: GameState, d: Decision, choices: list[int]) -> tuple[str, str] | 
     return None
 
 
-def chosen(t: Txn, m: Marker, d: Decision, choices: list[int]) -> None:
-    """Record the player's choice; resolution goes on with the next player."""
+def _answers(s: GameState, m: Marker, d: Decision) -> list[PlayerCommand]:
+    """None, or each creature alone if the life can be paid."""
+    picks: list[list[int]] = [[]] + [[o] for o in d.options if refusal(s, d, [o]) is None]
+    return [ChooseObjects(player=d.player, choices=c, marker=m.number) for c in picks]
+
+
+def _payer_left(t: Txn, m: Marker, d: Decision, player: str) -> bool:
+    """800.4a: the others choose."""
     assert d.stack_item is not None
-    t.emit(ev.LifePaymentChosen(item=d.stack_item, player=d.player, objs=choices,
+    resume(t, m, t.s.stack_items[d.stack_item])
+    return True
+
+
+@decision("pay_life_for", ChooseObjects, _answers, on_leave=_payer_left)
+def _chosen(t: Txn, m: Marker, d: Decision, cmd: ChooseObjects) -> None:
+    """Record the player's choice (119.4, 810.9b); resolution goes on with the next
+    player."""
+    refused = refusal(t.s, d, list(cmd.choices))
+    if refused is not None or cmd.players:
+        raise RuleViolation(*(refused or ("608.2d", "choose creatures, not players")))
+    assert d.stack_item is not None
+    t.emit(ev.LifePaymentChosen(item=d.stack_item, player=d.player, objs=list(cmd.choices),
                                 rule="810.9b" if t.s.shared_life else "119.4"))
+    resume(t, t.s.markers[m.number], t.s.stack_items[d.stack_item])
+
+
+@applies(ev.LifePaymentChosen)
+def _payment_chosen(s: GameState, e: ev.LifePaymentChosen) -> None:
+    it = s.stack_items[e.item]
+    s.stack_items[e.item] = replace(it, chosen=(*it.chosen, e.player),
+                                    paying=(*it.paying, *e.objs))

@@ -25,10 +25,16 @@ from __future__ import annotations
 import hashlib
 from dataclasses import replace
 
+from arbiter_core.game.ending import check_game_end
 from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.commands import Command, PassPriority, RunEngineWork
+from arbiter_core.kernel.decide import BEFORE_COMMAND
+from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.state import GameState, Marker, Obj, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.multiplayer.influence import player_in_range
+from arbiter_core.multiplayer.leaving import after_all_left
+from arbiter_core.variants.base import variant_of
 
 
 def _names(s: GameState) -> dict[int, str]:
@@ -149,9 +155,6 @@ def _draw(t: Txn, involved: list[str]) -> None:
     """104.4b: the game is a draw. 801.16 (104.4f): with limited range of influence, a
     draw for the players controlling objects involved and every player within range of
     any of them; they leave the game and it goes on for the others."""
-    from arbiter_core.multiplayer import grand_melee, leaving
-    from arbiter_core.sba.check import check_game_end
-
     s = t.s
     if not s.influence:
         t.emit(ev.GameEnded(winners=[], draw=True, rule="104.4b"))
@@ -164,6 +167,26 @@ def _draw(t: Txn, involved: list[str]) -> None:
     t.emit(ev.LoopWatchReset(rule="801.16"))
     check_game_end(t)
     if not t.s.game_over:
-        if t.s.grand_melee:
-            grand_melee.on_leave(t, drawn)
-        leaving.after_all_left(t, drawn)
+        variant_of(t.s).players_left(t, drawn)
+        after_all_left(t, drawn)
+
+
+@applies(ev.LoopPositionRecorded)
+def _position_recorded(s: GameState, e: ev.LoopPositionRecorded) -> None:
+    entry = (e.turn_key, e.position, tuple(e.players))
+    s.loop_positions = (entry,) if e.restart else (*s.loop_positions, entry)
+
+
+@applies(ev.LoopWatchReset)
+def _watch_reset(s: GameState, e: ev.LoopWatchReset) -> None:
+    s.loop_positions = ()
+
+
+def _optional_action(t: Txn, command: Command) -> None:
+    """104.4b: a player's action other than passing priority is an optional action;
+    what came before it can't be part of a loop of mandatory actions."""
+    if t.s.loop_positions and not isinstance(command, RunEngineWork | PassPriority):
+        t.emit(ev.LoopWatchReset(rule="104.4b"))
+
+
+BEFORE_COMMAND.add("all", _optional_action)

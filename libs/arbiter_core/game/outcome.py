@@ -4,34 +4,29 @@ range of influence (801.14)."""
 
 from __future__ import annotations
 
-import functools
-
-from arbiter_core.cards import card_names, get_card
-from arbiter_core.cards.model import CantLose, NoLossForZeroLife, OpponentsCantWin, StaticAbility
+from arbiter_core.cards.model import (
+    CantLose,
+    HighestLifeWinsIfNoCounters,
+    LoseGame,
+    NoLossForZeroLife,
+    OpponentsCantWin,
+    WinGame,
+)
+from arbiter_core.game.ending import check_game_end, handle_losses
 from arbiter_core.kernel import events as ev
-from arbiter_core.kernel.state import GameState
+from arbiter_core.kernel.edits import set_player
+from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.state import GameState, Marker, StackItem
 from arbiter_core.kernel.txn import Txn
+from arbiter_core.layers.characteristics import static_holders
 from arbiter_core.multiplayer.influence import player_in_range
-from arbiter_core.variants.base import opponents
-
-
-@functools.cache
-def _cards_with(kind: type) -> frozenset[str]:
-    """Names of the cards with a static ability that has this effect."""
-    return frozenset(name for name in card_names() if any(
-        isinstance(ab, StaticAbility) and any(isinstance(e, kind) for e in ab.effects)
-        for ab in get_card(name).abilities))
-
-
-def holders(s: GameState, kind: type) -> frozenset[str]:
-    """Players controlling a permanent with this static effect."""
-    names = _cards_with(kind)
-    return frozenset(o.controller for o in map(s.objects.__getitem__, s.battlefield)
-                     if o.token is None and o.name in names)
+from arbiter_core.multiplayer.leaving import after_all_left
+from arbiter_core.multiplayer.seating import opponents
+from arbiter_core.stack.items import Legal, effect, static_effect
 
 
 def _static(s: GameState, kind: type, controllers: list[str]) -> bool:
-    return not holders(s, kind).isdisjoint(controllers)
+    return not static_holders(s, kind).isdisjoint(controllers)
 
 
 def _side(s: GameState, player: str) -> list[str]:
@@ -54,8 +49,6 @@ def no_loss_for_zero_life(s: GameState, player: str) -> bool:
 
 def lose(t: Txn, player: str, rule: str) -> None:
     """The player loses unless an effect says they can't (104.3e)."""
-    from arbiter_core.sba.check import handle_losses
-
     s = t.s
     if s.game_over or s.players[player].left or cant_lose(s, player):
         return
@@ -83,9 +76,6 @@ def draw(t: Txn, controller: str) -> None:
     """An effect says the game is a draw (104.4c). With limited range of influence it is
     a draw for the effect's controller and every player within their range, who leave
     the game; it goes on for the others (801.15, 104.4e)."""
-    from arbiter_core.multiplayer import leaving
-    from arbiter_core.sba.check import check_game_end
-
     s = t.s
     if not s.influence:
         t.emit(ev.GameEnded(winners=[], draw=True, rule="104.4c"))
@@ -97,14 +87,12 @@ def draw(t: Txn, controller: str) -> None:
         t.emit(ev.PlayerLeftGame(player=p, rule="801.15"))
     check_game_end(t)
     if not t.s.game_over:
-        leaving.after_all_left(t, drawn)
+        after_all_left(t, drawn)
 
 
 def win(t: Txn, player: str) -> None:
     """CR 104.2b; 801.14: with limited range of influence the opponents within range lose
     instead; 810.8a: a team wins together."""
-    from arbiter_core.sba.check import handle_losses
-
     s = t.s
     if s.game_over or s.players[player].left:
         return
@@ -121,3 +109,51 @@ def win(t: Txn, player: str) -> None:
     team = s.players[player].team
     winners = [p for p in s.seats if s.players[p].team == team]
     t.emit(ev.GameEnded(winners=winners, rule="810.8a" if len(winners) > 1 else "104.2b"))
+
+
+@applies(ev.PlayerLost, ev.PlayerConceded)
+def _lost(s: GameState, e: ev.PlayerLost | ev.PlayerConceded) -> None:
+    set_player(s, e.player, lost=True)
+
+
+@applies(ev.PlayerDrew)
+def _drew(s: GameState, e: ev.PlayerDrew) -> None:
+    set_player(s, e.player, drew=True)
+
+
+@applies(ev.GameEnded)
+def _game_ended(s: GameState, e: ev.GameEnded) -> None:
+    s.game_over = True
+    for name, p in s.players.items():
+        if name in e.winners:
+            set_player(s, name, won=True)
+        elif e.draw and not p.left:
+            set_player(s, name, drew=True)
+        elif not p.lost and not p.drew:
+            set_player(s, name, lost=True)
+
+
+static_effect(CantLose, OpponentsCantWin, NoLossForZeroLife)  # `cant_lose` and the others
+
+
+@effect(WinGame)
+def _win_game(t: Txn, m: Marker, item: StackItem, eff: WinGame, legal: Legal,
+              index: int) -> bool:
+    win(t, item.controller)
+    return False
+
+
+@effect(LoseGame)
+def _lose_game(t: Txn, m: Marker, item: StackItem, eff: LoseGame, legal: Legal,
+               index: int) -> bool:
+    lose(t, item.controller, "104.3e")
+    return False
+
+
+@effect(HighestLifeWinsIfNoCounters)
+def _highest_life_wins(t: Txn, m: Marker, item: StackItem, eff: HighestLifeWinsIfNoCounters,
+                       legal: Legal, index: int) -> bool:
+    src = t.s.objects.get(item.source or -1)
+    if src is not None and src.zone == "battlefield" and not src.counter(eff.counter):
+        highest_life_wins(t, item.controller)
+    return False

@@ -16,18 +16,21 @@ from __future__ import annotations
 from collections import Counter
 
 from arbiter_core.cards import get_card
-from arbiter_core.cards.fingerprint import CARD_DATA_HASH
+from arbiter_core.cards.fingerprint import card_data_hash
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.commands import SetUpPosition, StartGame
+from arbiter_core.kernel.decide import handles
 from arbiter_core.kernel.errors import InvalidCommand
+from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.rng import Rng
 from arbiter_core.kernel.rules_index import CR_EDITION
-from arbiter_core.kernel.state import Step
+from arbiter_core.kernel.state import GameState, Obj, Player, Step
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.kernel.version import ENGINE_VERSION
-from arbiter_core.multiplayer.grand_melee import first_holders
-from arbiter_core.turns.steps import draw
-from arbiter_core.variants.base import Variant, get_variant, team_seats
+from arbiter_core.multiplayer import influence
+from arbiter_core.multiplayer.seating import team_seats
+from arbiter_core.turns.draw import draw
+from arbiter_core.variants.base import Variant, get_variant
 
 
 def _check_names(names: list[str]) -> None:
@@ -56,35 +59,9 @@ def _teams(v: Variant, seats: list[str], given: dict[str, str | None]) -> dict[s
         raise InvalidCommand("players.team", f"{v.name} needs at least two teams")
     if v.equal_teams and len(set(sizes.values())) != 1:
         raise InvalidCommand("players.team", f"{v.name} needs teams of equal size")
-    if v.name == "two_headed_giant" and min(sizes.values()) < 2:
-        raise InvalidCommand("players.team", "Two-Headed Giant teams have two or more "
-                                             "players (810.1, 810.11)")
-    if v.name == "emperor" and min(sizes.values()) < 3:
-        raise InvalidCommand("players.team", "Emperor teams have three players (809.1)")
-    n = len(seats)
-    neighbours_same = [teams[seats[i]] == teams[seats[(i + 1) % n]] for i in range(n)]
-    if v.name == "alternating_teams":
-        if any(neighbours_same):
-            raise InvalidCommand("players", "in Alternating Teams no one sits next to a "
-                                            "teammate (811.3)")
-    elif sum(1 for same in neighbours_same if not same) != len(sizes):
-        raise InvalidCommand("players", f"in {v.name} each team sits together "
-                                        "(808.2, 809.2, 810.3)")
+    v.check_team_sizes(sizes)
+    v.check_teams(seats, teams)
     return teams
-
-
-def _seating(t: Txn, v: Variant, names: list[str], given: dict[str, str | None]) -> list[str]:
-    """A random seating that keeps the variant's rules: teams together, or apart."""
-    if not v.team_play:
-        return t.rng.shuffled(names)
-    by_team: dict[str, list[str]] = {}
-    for p in names:
-        by_team.setdefault(str(given.get(p)), []).append(p)
-    order = t.rng.shuffled(sorted(by_team))
-    groups = [t.rng.shuffled(by_team[team]) for team in order]
-    if v.name == "alternating_teams":
-        return [g[i] for i in range(len(groups[0])) for g in groups]
-    return [p for g in groups for p in g]
 
 
 def _started(t: Txn, v: Variant, game_id: str, seed: int, seats: list[str],
@@ -98,9 +75,7 @@ def _started(t: Txn, v: Variant, game_id: str, seed: int, seats: list[str],
             > len(set(teams.values())):
         raise InvalidCommand("options.shared_team_turns", "shared team turns need each "
                                                           "team in adjacent seats (805.1)")
-    if v.name == "free_for_all" and cmd.deploy_creatures:
-        raise InvalidCommand("options.deploy_creatures", "Free-for-All doesn't use the "
-                                                         "deploy creatures option (806.2c)")
+    v.check_options(cmd.deploy_creatures)
     t.emit(ev.GameStarted(
         game_id=game_id, variant=v.name, seed=seed, seats=seats, teams=teams,
         life=life, poison=poison,
@@ -113,10 +88,12 @@ def _started(t: Txn, v: Variant, game_id: str, seed: int, seats: list[str],
         attack_adjacent_only=v.attack_adjacent_only, poison_limit=v.poison_limit(heads),
         emperors=v.emperors(seats, teams), grand_melee=v.grand_melee,
         engine_version=ENGINE_VERSION, rules_edition=CR_EDITION,
-        card_data_hash=CARD_DATA_HASH, rule="103.1"))
+        card_data_hash=card_data_hash(), rule="103.1"))
 
 
+@handles(StartGame, starts_game=True)
 def start_game(t: Txn, cmd: StartGame) -> None:
+    """CR 103: seats, life, libraries shuffled, opening hands, the first turn."""
     t.rng = Rng(cmd.seed, 0)  # the game's own seed: seating and shuffles (103.1, 103.3)
     v = get_variant(cmd.variant)
     names = [p.name for p in cmd.players]
@@ -127,7 +104,7 @@ def start_game(t: Txn, cmd: StartGame) -> None:
     for p in cmd.players:
         _check_cards(p.deck, f"players.{p.name}.deck")
     given = {p.name: p.team for p in cmd.players}
-    seats = _seating(t, v, names, given) if cmd.random_seating else names
+    seats = v.random_seating(t.rng, names, given) if cmd.random_seating else names
     teams = _teams(v, seats, given)
     heads = max(Counter(teams.values()).values())
     life = cmd.starting_life or v.team_life(heads)
@@ -143,19 +120,16 @@ def start_game(t: Txn, cmd: StartGame) -> None:
         for _ in range(7):
             draw(t, name, "103.5")
     first_player = v.first_player(seats, teams)
-    if cmd.shared_team_turns if cmd.shared_team_turns is not None else v.shared_team_turns:
+    if t.s.shared_team_turns:
         # CR 805.3, 103.1a: a starting team; its turns go through its primary player (805.2).
         first_player = team_seats(seats, teams, first_player)[0]
-    if v.grand_melee:  # 807.4b: every marker's holder starts a turn at once
-        for number, holder in enumerate(first_holders(seats, first_player), start=1):
-            t.emit(ev.MarkerPlaced(marker=number, holder=holder, turn=1,
-                                   step=Step.UNTAP.value, rule="807.4b"))
-        return
-    t.emit(ev.MarkerPlaced(marker=1, holder=first_player, turn=1, step=Step.UNTAP.value,
-                           skip_draw=v.first_player_skips_draw(len(seats)), rule="103.8"))
+    v.place_markers(t, seats, first_player, 1, Step.UNTAP.value, {},
+                    v.first_player_skips_draw(len(seats)), "103.8")
 
 
+@handles(SetUpPosition, starts_game=True)
 def set_up_position(t: Txn, cmd: SetUpPosition) -> None:
+    """A judge's position: zones exactly as given, nothing shuffled or drawn."""
     v = get_variant(cmd.variant)
     names = [p.name for p in cmd.players]
     _check_names(names)
@@ -166,19 +140,32 @@ def set_up_position(t: Txn, cmd: SetUpPosition) -> None:
     except ValueError:
         raise InvalidCommand("start.step", f"unknown step {cmd.step!r}") from None
     teams = _teams(v, names, {p.name: p.team for p in cmd.players})
+    life, poison = _position_life(v, cmd, names, teams)
+    _started(t, v, cmd.game_id, cmd.seed, names, teams, life, poison, cmd)
+    _put_cards(t, cmd)
+    active = cmd.active
+    if t.s.shared_team_turns:  # 805.4a: the active team, through its primary player (805.2)
+        active = team_seats(names, teams, active)[0]
+    v.place_markers(t, names, active, cmd.turn, step.value, dict(cmd.markers), False,
+                    "500.1")
+
+
+def _position_life(v: Variant, cmd: SetUpPosition, names: list[str], teams: dict[str, str]
+                   ) -> tuple[dict[str, int], dict[str, int]]:
+    """Each player's life and poison: as given, per team as given, else the variant's."""
     heads = max(Counter(teams.values()).values())
     base_life = cmd.starting_life or v.team_life(heads)
     life = {p.name: base_life if p.life is None else p.life for p in cmd.players}
     poison = {p.name: p.poison for p in cmd.players if p.poison}
     for team, total in cmd.team_life.items():
-        for name in names:
-            if teams[name] == team:
-                life[name] = total
+        life.update({name: total for name in names if teams[name] == team})
     for team, total in cmd.team_poison.items():
-        for name in names:
-            if teams[name] == team:
-                poison[name] = total
-    _started(t, v, cmd.game_id, cmd.seed, names, teams, life, poison, cmd)
+        poison.update({name: total for name in names if teams[name] == team})
+    return life, poison
+
+
+def _put_cards(t: Txn, cmd: SetUpPosition) -> None:
+    """The position's cards in their zones, then its attachments."""
     battlefield_ids: dict[str, list[int]] = {}
     for p in cmd.players:
         for zone, cards in p.zones.items():
@@ -196,16 +183,46 @@ def set_up_position(t: Txn, cmd: SetUpPosition) -> None:
         except (KeyError, IndexError):
             raise InvalidCommand("attached_to", "attachment names no permanent") from None
         t.emit(ev.Attached(obj=obj, to=to, rule="701.3a"))
-    if v.grand_melee:
-        markers = dict(cmd.markers) or dict(enumerate(first_holders(names, cmd.active), 1))
-        for number, holder in sorted(markers.items()):
-            if holder not in names:
-                raise InvalidCommand("turn_markers", f"no player named {holder!r}")
-            t.emit(ev.MarkerPlaced(marker=number, holder=holder, turn=cmd.turn,
-                                   step=step.value, rule="807.4b"))
-        return
-    active = cmd.active
-    if t.s.shared_team_turns:  # 805.4a: the active team, through its primary player (805.2)
-        active = team_seats(names, teams, active)[0]
-    t.emit(ev.MarkerPlaced(marker=1, holder=active, turn=cmd.turn, step=step.value,
-                           rule="500.1"))
+
+
+@applies(ev.GameStarted)
+def _game_started(s: GameState, e: ev.GameStarted) -> None:
+    """CR 103: seats, teams, life totals and the variant's options as the game starts."""
+    s.game_id, s.variant, s.seed = e.game_id, e.variant, e.seed
+    s.seats = list(e.seats)
+    s.players = {
+        p: Player(name=p, team=e.teams.get(p, p), life=e.life[p], poison=e.poison.get(p, 0))
+        for p in e.seats
+    }
+    s.attack_option = e.attack_option
+    s.range_of_influence = e.range_of_influence
+    s.ranges = dict(e.ranges)
+    s.shared_team_turns = e.shared_team_turns
+    s.shared_life = e.shared_life
+    s.deploy_creatures = e.deploy_creatures
+    s.attack_adjacent_only = e.attack_adjacent_only
+    s.poison_limit = e.poison_limit
+    s.emperors = tuple(e.emperors)
+    s.grand_melee = e.grand_melee
+    s.influence = influence.compute(s)
+    s.started = True
+
+
+@applies(ev.CardsPut)
+def _cards_put(s: GameState, e: ev.CardsPut) -> None:
+    """Cards put into a zone at setup (a deck, or a scenario's position)."""
+    oid = e.first_id
+    for c in e.cards:
+        s.timestamp += 1
+        s.objects[oid] = Obj(
+            id=oid, card=s.next_card, name=c.name, owner=e.player,
+            controller=c.controller or e.player, default_controller=c.controller or e.player,
+            zone=e.zone, tapped=c.tapped, sick=c.sick, damage=c.damage,
+            counters=tuple(sorted(c.counters.items())), timestamp=s.timestamp)
+        if e.zone == "battlefield":
+            s.battlefield.append(oid)
+        else:
+            s.zone_for_update(e.player, e.zone).append(oid)
+        oid += 1
+        s.next_card += 1
+    s.next_id = max(s.next_id, oid)

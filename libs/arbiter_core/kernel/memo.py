@@ -21,11 +21,17 @@ import dataclasses
 import typing
 from collections.abc import Callable
 from operator import attrgetter
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
-from arbiter_core.kernel.state import GameState, Marker, Obj
+
+class Versioned(Protocol):
+    """A game state as this module sees it (kernel/state.py, which imports it)."""
+
+    version: int
+
 
 R = TypeVar("R")
+S = TypeVar("S", bound=Versioned)
 
 #: Fields that change on every event and that no memoized query reads.
 _NEVER_READ = frozenset({"version"})
@@ -52,27 +58,29 @@ def _copier(hint: Any) -> Callable[[Any], Any]:
     return lambda value: value  # immutable: str, int, bool, None, tuples, frozensets
 
 
-class StateMemo(Generic[R]):
+class StateMemo(Generic[S, R]):
     """The last result of `query(state)`, reused while the state is equal, apart from
-    `ignore_marker_fields` of its turn markers (and the event count `version`)."""
+    `ignore_marker_fields` of its turn markers (and the event count `version`).
+    `state_type` and `marker_type` are the state's and a turn marker's record classes."""
 
-    def __init__(self, query: Callable[[GameState], R],
+    def __init__(self, query: Callable[[S], R], state_type: type[S], marker_type: type,
                  ignore_marker_fields: frozenset[str] = frozenset()) -> None:
         self._query = query
-        hints = typing.get_type_hints(GameState)
-        self._fields = [f.name for f in dataclasses.fields(GameState)
+        hints = typing.get_type_hints(state_type)
+        self._fields = [f.name for f in dataclasses.fields(state_type)  # type: ignore[arg-type]
                         if f.name not in _NEVER_READ and f.name != "markers"]
         self._copiers = [_copier(hints[name]) for name in self._fields]
-        self._view: Callable[[GameState], tuple[Any, ...]] = attrgetter(*self._fields)
-        kept = [f.name for f in dataclasses.fields(Marker) if f.name not in ignore_marker_fields]
-        self._marker_view: Callable[[Marker], tuple[Any, ...]] = attrgetter(*kept)
+        self._view: Callable[[S], tuple[Any, ...]] = attrgetter(*self._fields)
+        kept = [f.name for f in dataclasses.fields(marker_type)
+                if f.name not in ignore_marker_fields]
+        self._marker_view: Callable[[Any], tuple[Any, ...]] = attrgetter(*kept)
         self._last: tuple[tuple[Any, ...], dict[int, tuple[Any, ...]], R] | None = None
 
-    def _markers(self, s: GameState) -> dict[int, tuple[Any, ...]]:
+    def _markers(self, s: Any) -> dict[int, tuple[Any, ...]]:
         view = self._marker_view
         return {n: view(m) for n, m in s.markers.items()}
 
-    def __call__(self, s: GameState) -> R:
+    def __call__(self, s: S) -> R:
         last = self._last
         if last is not None:
             values, markers, result = last
@@ -85,17 +93,16 @@ class StateMemo(Generic[R]):
         return result
 
 
-class KeyedMemo(Generic[R]):
+class KeyedMemo(Generic[S, R]):
     """The last result of `query(state)`, reused while `key(state)` is equal: for a query
     whose few inputs `key` lists (as immutable values: records and tuples of them)."""
 
-    def __init__(self, key: Callable[[GameState], object],
-                 query: Callable[[GameState], R]) -> None:
+    def __init__(self, key: Callable[[S], object], query: Callable[[S], R]) -> None:
         self._key = key
         self._query = query
         self._last: tuple[object, R] | None = None
 
-    def __call__(self, s: GameState) -> R:
+    def __call__(self, s: S) -> R:
         key = self._key(s)
         last = self._last
         if last is not None and last[0] == key:
@@ -105,53 +112,33 @@ class KeyedMemo(Generic[R]):
         return result
 
 
-def _battlefield(s: GameState) -> tuple[Obj, ...]:
-    return tuple(map(s.objects.__getitem__, s.battlefield))
-
-
-def _by_controller(s: GameState) -> dict[str, tuple[Obj, ...]]:
-    groups: dict[str, list[Obj]] = {}
-    for o in _battlefield(s):
-        groups.setdefault(o.controller, []).append(o)
-    return {c: tuple(objs) for c, objs in groups.items()}
-
-
-#: Each controller's permanents in battlefield order (`GameState.permanents`): asked for
-#: by every legal-actions query, over a battlefield that rarely changed since the last.
-permanents_by_controller = KeyedMemo(_battlefield, _by_controller)
-
-
-def controlled(s: GameState, controller: str) -> tuple[Obj, ...]:
-    """`controller`'s permanents, in battlefield order."""
-    return fact(s, "by controller", permanents_by_controller).get(controller, ())
-
-
 # ------------------------------------------------------------------ facts of trusted states
 
 #: States that only `evolve.apply` changes, each change counted in `version`: the newest
 #: decision's scratch state (txn.py: the core changes it through events only), and a
 #: state a pure query is reading (`Pinned`: nothing changes it meanwhile). Facts derived
 #: from such a state are kept until its version moves. id -> (state, version, facts)
-_TRUSTED: dict[int, tuple[GameState, int, dict[str, Any]]] = {}
+_TRUSTED: dict[int, tuple[Any, int, dict[str, Any]]] = {}
 _SCRATCH: list[int] = []  # the id of the newest decision's scratch state
 
 
-def fact(s: GameState, name: str, compute: Callable[[GameState], R]) -> R:
+def fact(s: S, name: str, compute: Callable[[S], R]) -> R:
     """`compute(s)`, kept under `name` while a trusted state stays at its version
     (computed afresh for any other state). The result is shared: don't change it."""
     entry = _TRUSTED.get(id(s))
     if entry is None or entry[0] is not s:
         return compute(s)
     facts = entry[2]
-    if entry[1] != s.version:
+    version = s.version
+    if entry[1] != version:
         facts = {}
-        _TRUSTED[id(s)] = (s, s.version, facts)
+        _TRUSTED[id(s)] = (s, version, facts)
     if name not in facts:
         facts[name] = compute(s)
     return typing.cast(R, facts[name])
 
 
-def trust_scratch(s: GameState) -> None:
+def trust_scratch(s: Versioned) -> None:
     """`s` is a new decision's scratch state (the previous one is done with)."""
     for old in _SCRATCH:
         _TRUSTED.pop(old, None)
@@ -162,7 +149,7 @@ def trust_scratch(s: GameState) -> None:
 class Pinned:
     """`with Pinned(s):` a pure query reads `s`, which nothing changes meanwhile."""
 
-    def __init__(self, s: GameState) -> None:
+    def __init__(self, s: Versioned) -> None:
         self._s = s
         self._added = False
 

@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Literal
 
 from arbiter_core.cards.model import TokenSpec
+from arbiter_core.kernel.memo import KeyedMemo, fact
 from arbiter_core.kernel.pending import Decision as Decision
 from arbiter_core.kernel.pending import DecisionKind as DecisionKind
 from arbiter_core.kernel.pending import Pending as Pending
@@ -388,6 +389,21 @@ class GameState:
     def permanents(self, controller: str | None = None) -> list[Obj]:
         if controller is None:
             return [self.objects[i] for i in self.battlefield]
-        from arbiter_core.kernel.memo import controlled
+        return list(fact(self, "by controller", permanents_by_controller).get(controller, ()))
 
-        return list(controlled(self, controller))
+
+def _battlefield(s: GameState) -> tuple[Obj, ...]:
+    return tuple(map(s.objects.__getitem__, s.battlefield))
+
+
+def _by_controller(s: GameState) -> dict[str, tuple[Obj, ...]]:
+    groups: dict[str, list[Obj]] = {}
+    for o in _battlefield(s):
+        groups.setdefault(o.controller, []).append(o)
+    return {c: tuple(objs) for c, objs in groups.items()}
+
+
+#: Each controller's permanents in battlefield order (`GameState.permanents`): asked for
+#: by every legal-actions query, over a battlefield that rarely changed since the last.
+permanents_by_controller: KeyedMemo[GameState, dict[str, tuple[Obj, ...]]] = KeyedMemo(
+    _battlefield, _by_controller)

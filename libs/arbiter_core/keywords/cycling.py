@@ -3,21 +3,29 @@ card." (702.29a). It is an activated ability that functions only while the card 
 its owner's hand; it uses the stack (602.2) and can be activated whenever its owner
 has priority (no timing restriction, 602.5). The discard is part of the cost, paid as
 it is activated (602.2b, 601.2h): that discard is "cycling" the card, which triggers
-"whenever a player cycles a card" (Astral Slide, 702.29c-d; `triggers.detect` on
-`CardCycled`). The draw happens as the ability resolves (`resolve.item_effects`).
+"whenever a player cycles a card" (Astral Slide, 702.29c-d; the watcher below on
+`CardCycled`). The draw happens as the ability resolves (its meaning, below).
 """
 
 from __future__ import annotations
 
-from arbiter_core.cards.model import CyclingAbility
+from collections.abc import Sequence
+
+from arbiter_core.cards.model import CyclingAbility, DrawCards
 from arbiter_core.kernel import events as ev
-from arbiter_core.kernel.commands import ActivateAbility
+from arbiter_core.kernel.actions import priority_actions
+from arbiter_core.kernel.commands import ActivateAbility, PlayerCommand
 from arbiter_core.kernel.errors import InvalidCommand, RuleViolation
-from arbiter_core.kernel.state import GameState, Obj
-from arbiter_core.kernel.txn import Txn
+from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.state import GameState, Marker, Obj
+from arbiter_core.kernel.txn import Txn, watch
 from arbiter_core.layers.characteristics import definition
+from arbiter_core.multiplayer.influence import player_in_range
+from arbiter_core.stack.casting import HAND_ABILITIES
+from arbiter_core.stack.items import Meaning, ability_effects
 from arbiter_core.stack.mana import can_pay, parse_cost, pay
 from arbiter_core.stack.priority import queue_priority, require_priority
+from arbiter_core.stack.triggers import each_triggered
 
 
 def cycling_ability(o: Obj, index: int) -> CyclingAbility | None:
@@ -26,7 +34,7 @@ def cycling_ability(o: Obj, index: int) -> CyclingAbility | None:
     return ab if isinstance(ab, CyclingAbility) else None
 
 
-def activate(t: Txn, cmd: ActivateAbility) -> None:
+def _activate(t: Txn, cmd: ActivateAbility) -> None:
     """CR 702.29a, 602.2: a card in the player's own hand; announce it (the ability on
     the stack), pay the mana and discard the card (the costs), then the player receives
     priority (117.3c)."""
@@ -53,12 +61,37 @@ def activate(t: Txn, cmd: ActivateAbility) -> None:
     queue_priority(t, m.number, cmd.player)
 
 
-def actions(s: GameState, player: str, marker: int) -> list[ActivateAbility]:
+HAND_ABILITIES.add(CyclingAbility, _activate)
+
+
+@priority_actions(order=20)
+def _cycles(s: GameState, m: Marker, player: str) -> list[PlayerCommand]:
     """Every card in the player's hand that they can cycle now (for legal_actions)."""
-    out = []
+    marker = m.number
+    out: list[PlayerCommand] = []
     for oid in s.zone(player, "hand"):
         o = s.objects[oid]
         for i, ab in enumerate(definition(o).abilities):
             if isinstance(ab, CyclingAbility) and can_pay(s, player, parse_cost(ab.cost.mana)):
                 out.append(ActivateAbility(player=player, source=oid, ability=i, marker=marker))
     return out
+
+
+@applies(ev.CardCycled)
+def _cycled(s: GameState, e: ev.CardCycled) -> None:
+    """The discard is its `ObjectMoved`; this records that it was cycling (702.29c-d)."""
+
+
+@ability_effects(CyclingAbility)
+def _meaning(ab: CyclingAbility) -> Meaning:
+    return (), (DrawCards(),)  # CR 702.29a: "Draw a card."
+
+
+@watch(ev.CardCycled, order=90)
+def _player_cycles(s: GameState, e: ev.CardCycled, current: int | None, before: Obj | None
+                   ) -> Sequence[ev.Event]:
+    """"Whenever a player cycles a card" (702.29c-d), within range (801.7)."""
+    cycler = e.player
+    return each_triggered(s, None, "player_cycles", current,
+                          lambda o, ab: player_in_range(s, o.controller, cycler),
+                          that_player=cycler)

@@ -21,6 +21,9 @@ from arbiter_core.cards.model import (
     StaticAbility,
     TokenSpec,
 )
+from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.edits import set_obj
+from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.memo import fact
 from arbiter_core.kernel.state import Effect, GameState, Obj
 from arbiter_core.multiplayer.information import chosen_hand_modifier
@@ -67,6 +70,21 @@ def _became(name: str, became: tuple[int, int, tuple[str, ...], tuple[str, ...]]
         "subtypes": (*d.subtypes, *subtypes), "power": power, "toughness": toughness,
         "abilities": (*d.abilities, *(KeywordAbility(keyword=k) for k in kws)),
     })
+
+
+@functools.cache
+def _cards_with(kind: type) -> frozenset[str]:
+    """Names of the cards with a static ability that has this effect."""
+    return frozenset(name for name in card_names() if any(
+        isinstance(ab, StaticAbility) and any(isinstance(e, kind) for e in ab.effects)
+        for ab in get_card(name).abilities))
+
+
+def static_holders(s: GameState, kind: type) -> frozenset[str]:
+    """Players controlling a permanent with this static effect."""
+    names = _cards_with(kind)
+    return frozenset(o.controller for o in map(s.objects.__getitem__, s.battlefield)
+                     if o.token is None and o.name in names)
 
 
 def is_type(o: Obj, card_type: str) -> bool:
@@ -253,3 +271,8 @@ def cant_attack_or_block(s: GameState, o: Obj) -> bool:
 
 def colors(o: Obj) -> tuple[str, ...]:
     return definition(o).colors
+
+
+@applies(ev.PermanentBecameCreature)
+def _became_creature(s: GameState, e: ev.PermanentBecameCreature) -> None:
+    set_obj(s, e.obj, became=(e.power, e.toughness, tuple(e.subtypes), tuple(e.keywords)))

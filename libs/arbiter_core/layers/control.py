@@ -15,10 +15,14 @@ from collections.abc import Iterator
 
 from arbiter_core.cards.model import GainControl, StaticAbility
 from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.decide import AFTER_COMMAND
+from arbiter_core.kernel.edits import set_obj
+from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.memo import KeyedMemo
-from arbiter_core.kernel.state import Effect, GameState, Obj
+from arbiter_core.kernel.state import Effect, GameState, Marker, Obj, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import definition
+from arbiter_core.stack.items import Legal, effect, group, objects_of
 
 
 def _control_auras(s: GameState) -> dict[int, list[Obj]]:
@@ -109,3 +113,33 @@ def refresh(t: Txn, ended: tuple[Effect, ...] = ()) -> None:
             if lost_tap and not t.s.objects[oid].tapped:
                 # Ray of Command's delayed trigger (603.7): tapped when control is lost.
                 t.emit(ev.PermanentTapped(obj=oid, rule="603.7c"))
+
+
+@applies(ev.ControlChanged)
+def _control_changed(s: GameState, e: ev.ControlChanged) -> None:
+    set_obj(s, e.obj, controller=e.controller, sick=True)
+
+
+AFTER_COMMAND.add("all", refresh)  # layer 2 after every change (613.1b, 800.4a)
+
+
+@effect(GainControl)
+def _gain_control(t: Txn, m: Marker, item: StackItem, eff: GainControl, legal: Legal,
+                  index: int) -> bool:
+    """Gain control of the targets (613.1b), or give the source to the teammate targeted
+    (deploy creatures, 804.2)."""
+    targets = group(legal, eff.target)
+    mates = [x[2:] for x in targets if x.startswith("p:")]
+    if mates and item.source in t.s.battlefield:  # deploy creatures (804.2)
+        t.emit(ev.EffectCreated(kind="control", affected=[item.source], controller=mates[0],
+                                marker=m.number, until="permanent", rule="804.2"))
+        refresh(t)
+        return False
+    ids = objects_of(targets)
+    if ids:
+        t.emit(ev.EffectCreated(kind="control", affected=ids, controller=item.controller,
+                                marker=m.number, tap_when_lost=eff.tap_when_lost,
+                                until="end_of_turn" if eff.until_end_of_turn
+                                else "permanent", rule="613.1b"))
+        refresh(t)
+    return False

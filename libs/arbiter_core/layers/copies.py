@@ -14,12 +14,20 @@ nothing to choose and Clone enters as itself, a 0/0 (then 704.5f).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from arbiter_core.cards.model import CardDefinition, EnterAsCopy, StaticAbility
 from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.commands import ChooseObjects, PlayerCommand
+from arbiter_core.kernel.decisions import decision
+from arbiter_core.kernel.edits import set_obj
 from arbiter_core.kernel.errors import RuleViolation
-from arbiter_core.kernel.state import Decision, Marker, StackItem
+from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.state import Decision, GameState, Marker, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import definition, is_creature
+from arbiter_core.stack.items import static_effect
+from arbiter_core.stack.resolve import BEFORE_ENTERING, ENTERED_AS, finish
 
 
 def enters_as_copy(d: CardDefinition) -> bool:
@@ -52,11 +60,19 @@ def ask(t: Txn, m: Marker, item: StackItem) -> bool:
     return True
 
 
-def answer(t: Txn, m: Marker, d: Decision, picks: list[int]) -> None:
+def _answers(s: GameState, m: Marker, d: Decision) -> list[PlayerCommand]:
+    """Each creature, or none (707.5)."""
+    return [ChooseObjects(player=d.player, choices=c, marker=m.number)
+            for c in [*([o] for o in d.options), []]]
+
+
+@decision("choose_copy", ChooseObjects, _answers)
+def _answer(t: Txn, m: Marker, d: Decision, cmd: ChooseObjects) -> None:
     """The creature to copy (one of those offered) or none; then the spell finishes
     resolving and enters (608.3a)."""
-    from arbiter_core.stack.resolve import finish
-
+    if cmd.players:
+        raise RuleViolation("707.5", "choose a creature, not a player")
+    picks = list(cmd.choices)
     if len(picks) > 1 or any(p not in d.options for p in picks):
         raise RuleViolation("707.5", "choose one creature on the battlefield, or none")
     assert d.stack_item is not None
@@ -65,9 +81,28 @@ def answer(t: Txn, m: Marker, d: Decision, picks: list[int]) -> None:
     finish(t, t.s.markers[m.number], t.s.stack_items[d.stack_item], [])
 
 
-def become(t: Txn, item: StackItem, new_id: int) -> None:
+def become(t: Txn, m: Marker, item: StackItem, new_id: int) -> bool:
     """The permanent entered as a copy of the chosen creature, if it is still on the
     battlefield (707.5; layer 1, 613.2a)."""
     _, of = chosen(item)
     if of is not None and of in t.s.objects and t.s.objects[of].zone == "battlefield":
         t.emit(ev.BecameCopy(obj=new_id, of=of, rule="707.5"))
+    return False
+
+
+BEFORE_ENTERING.add("all", ask)
+ENTERED_AS.add("all", become)
+static_effect(EnterAsCopy)  # a replacement effect (614.1c): `ask` and `become`
+
+
+@applies(ev.CopyChosen)
+def _copy_chosen(s: GameState, e: ev.CopyChosen) -> None:
+    it = s.stack_items[e.item]
+    s.stack_items[e.item] = replace(
+        it, chosen=(*it.chosen, f"copy:{'' if e.of is None else e.of}"))
+
+
+@applies(ev.BecameCopy)
+def _became_copy(s: GameState, e: ev.BecameCopy) -> None:
+    o, of = s.objects[e.obj], s.objects[e.of]
+    set_obj(s, e.obj, name=of.name, token=of.token, printed=o.printed or o.name)

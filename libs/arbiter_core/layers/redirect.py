@@ -10,11 +10,13 @@ who has left the game, does nothing either (614.9), and the damage isn't redirec
 
 from __future__ import annotations
 
+from arbiter_core.cards.model import RedirectNextDamage
 from arbiter_core.kernel import events as ev
-from arbiter_core.kernel.state import GameState
+from arbiter_core.kernel.state import GameState, Marker, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import is_creature
 from arbiter_core.multiplayer.influence import object_in_range, player_in_range
+from arbiter_core.stack.items import Legal, amount, effect, group
 
 
 def shielded(s: GameState, recipient: str) -> bool:
@@ -64,3 +66,16 @@ def split(t: Txn, recipient: str, amount: int, dealer: str) -> list[tuple[str, i
     if rest > 0:
         out.append((recipient, rest, "120.3"))
     return out
+
+
+@effect(RedirectNextDamage)
+def _redirect(t: Txn, m: Marker, item: StackItem, eff: RedirectNextDamage, legal: Legal,
+              index: int) -> bool:
+    """A redirection shield (614.9): the next N damage to the first target is dealt to
+    the second instead (Captain's Maneuver)."""
+    groups = [group(legal, i) for i in (eff.source_target, eff.to_target)]
+    if groups[0] and groups[1]:  # 608.2b: with either target gone, no shield
+        t.emit(ev.EffectCreated(kind="redirect", redirect=[groups[0][0], groups[1][0]],
+                                amount=amount(t, item, eff.amount),
+                                controller=item.controller, marker=m.number, rule="614.9"))
+    return False

@@ -15,9 +15,11 @@ marker with its own steps, priority and stack (807.5).
 from __future__ import annotations
 
 from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.edits import set_marker
+from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.state import GameState, Marker, Waiting
 from arbiter_core.kernel.txn import Txn
-from arbiter_core.variants.base import next_in_turn_order, turn_order_from
+from arbiter_core.multiplayer.seating import next_in_turn_order, turn_order_from
 
 
 def marker_count(players: int) -> int:
@@ -176,3 +178,36 @@ def wake(t: Txn) -> None:
             if not blocked_left(t.s, m.holder, m.number):
                 start_turn(t, m.number, m.holder)
                 changed = True
+
+
+@applies(ev.MarkerPassed)
+def _marker_passed(s: GameState, e: ev.MarkerPassed) -> None:
+    set_marker(s, e.marker, holder=e.to, passed=(), combat=None, stack=(),
+               pending=Waiting(e.to) if e.waiting else s.markers[e.marker].pending)
+
+
+@applies(ev.MarkerDesignatedForRemoval)
+def _designated(s: GameState, e: ev.MarkerDesignatedForRemoval) -> None:
+    mk = s.markers[e.marker]
+    set_marker(s, e.marker, removal=mk.removal + e.times)
+
+
+@applies(ev.MarkerRemoved)
+def _marker_removed(s: GameState, e: ev.MarkerRemoved) -> None:
+    s.markers.pop(e.marker)
+
+
+@applies(ev.NormalTurnOwed)
+def _normal_turn_owed(s: GameState, e: ev.NormalTurnOwed) -> None:
+    mk = s.markers[e.marker]
+    set_marker(s, e.marker, normal_next=(*mk.normal_next, e.player))
+
+
+@applies(ev.ExtraTurnDeferred)
+def _extra_deferred(s: GameState, e: ev.ExtraTurnDeferred) -> None:
+    mk = s.markers[e.marker]
+    rest = list(mk.extra_turns)
+    if e.player in rest:
+        rest.remove(e.player)
+    set_marker(s, e.marker, extra_turns=tuple(rest))
+    s.extra_due = (*s.extra_due, e.player)

@@ -10,25 +10,33 @@ game returns to the moment before the proposal).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from arbiter_core.card_types import planeswalkers
 from arbiter_core.cards.model import (
     ActivatedAbility,
     AddMana,
     CardDefinition,
-    EnchantAbility,
     EquipAbility,
+    GainControl,
     SpellAbility,
     TargetSpec,
 )
 from arbiter_core.effects import life
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.commands import ActivateAbility, CastSpell, PlayLand
+from arbiter_core.kernel.decide import handles
+from arbiter_core.kernel.edits import move, push, set_marker, set_player
 from arbiter_core.kernel.errors import InvalidCommand, RuleViolation
-from arbiter_core.kernel.state import MAIN_STEPS, GameState, Marker, Obj, Step
+from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.registry import Registry
+from arbiter_core.kernel.state import MAIN_STEPS, GameState, Marker, Obj, StackItem, Step
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import definition, is_creature
 from arbiter_core.multiplayer.influence import object_in_range, player_in_range
+from arbiter_core.multiplayer.seating import active_players, opponents, teammates
 from arbiter_core.stack import choices
+from arbiter_core.stack.items import RULES_ABILITY, Meaning, ability_effects, spell_targets
 from arbiter_core.stack.mana import (
     ManaCost,
     activate_mana_ability,
@@ -38,8 +46,11 @@ from arbiter_core.stack.mana import (
 )
 from arbiter_core.stack.priority import queue_priority, require_priority
 from arbiter_core.stack.targets import check_choice, parse
-from arbiter_core.variants.base import active_players, opponents, teammates
 
+#: what activating an ability of a card in its owner's hand does, by the ability's class
+#: (113.6: most abilities function only on the battlefield; cycling does, 702.29a)
+HAND_ABILITIES: Registry[type, Callable[[Txn, ActivateAbility], None]] = Registry(
+    "ability activated from a hand")
 BEFORE_COMBAT = frozenset({Step.UNTAP, Step.UPKEEP, Step.DRAW, Step.PRECOMBAT_MAIN})
 
 
@@ -60,17 +71,6 @@ def activation_timing_ok(s: GameState, m: Marker, player: str,
     return theirs and m.step in BEFORE_COMBAT
 
 
-def spell_targets(d: CardDefinition) -> tuple[TargetSpec, ...]:
-    """Target requirements of a spell: its spell ability's, or an Aura's enchant
-    (CR 303.4a, 702.5b)."""
-    for ab in d.abilities:
-        if isinstance(ab, SpellAbility):
-            return ab.targets
-        if isinstance(ab, EnchantAbility):
-            return (TargetSpec(kind="creature"),)
-    return ()
-
-
 def spell_cost(d: CardDefinition, x: int, n_targets: int) -> ManaCost:
     """CR 601.2f: mana cost with X (107.3) plus additional costs (Fireball)."""
     cost = parse_cost(d.mana_cost)
@@ -89,6 +89,7 @@ def _own_card(s: GameState, player: str, card: int, zone: str) -> Obj:
     return o
 
 
+@handles(PlayLand)
 def play_land(t: Txn, cmd: PlayLand) -> None:
     """CR 305.1-305.2: a special action in your main phase with an empty stack, once a
     turn (505.6b)."""
@@ -105,6 +106,7 @@ def play_land(t: Txn, cmd: PlayLand) -> None:
     queue_priority(t, m.number, cmd.player)
 
 
+@handles(CastSpell)
 def cast_spell(t: Txn, cmd: CastSpell) -> None:
     """CR 601.2: move to the stack, choose targets and X, pay the total cost."""
     s = t.s
@@ -121,7 +123,7 @@ def cast_spell(t: Txn, cmd: CastSpell) -> None:
         raise InvalidCommand("x", f"{o.name} has no X in its cost")
     specs = spell_targets(d)
     chosen = check_choice(s, specs, cmd.targets, cmd.player, o.id)
-    _same_stack(s, m, chosen)
+    same_stack(s, m, chosen)
     n_targets = sum(len(g) for g in chosen)
     new_id = t.new_id()
     item = t.new_id()
@@ -135,7 +137,7 @@ def cast_spell(t: Txn, cmd: CastSpell) -> None:
     queue_priority(t, m.number, cmd.player)
 
 
-def _same_stack(s: GameState, m: Marker, chosen: tuple[tuple[str, ...], ...]) -> None:
+def same_stack(s: GameState, m: Marker, chosen: tuple[tuple[str, ...], ...]) -> None:
     """CR 807.5b: a spell that targets an object on a stack goes on that stack, and can't
     target objects on several stacks."""
     for group in chosen:
@@ -165,16 +167,15 @@ def is_mana_ability(ab: ActivatedAbility | EquipAbility) -> bool:
             and any(isinstance(e, AddMana) for e in ab.effects))
 
 
+@handles(ActivateAbility)
 def activate_ability(t: Txn, cmd: ActivateAbility) -> None:
     """CR 602.2: announce, choose targets, pay costs; mana abilities resolve at once
     (CR 605.3)."""
     s = t.s
     m = require_priority(s, cmd.player, cmd.marker)
     o = s.objects.get(cmd.source)
-    if o is not None and o.zone == "hand":  # cycling (702.29a)
-        from arbiter_core.keywords import cycling
-
-        cycling.activate(t, cmd)
+    if o is not None and o.zone == "hand":
+        _from_hand(t, cmd, o)
         return
     if o is None or o.zone != "battlefield":
         raise InvalidCommand("source", f"no permanent {cmd.source}")
@@ -238,6 +239,17 @@ def activate_ability(t: Txn, cmd: ActivateAbility) -> None:
     queue_priority(t, m.number, cmd.player)
 
 
+def _from_hand(t: Txn, cmd: ActivateAbility, o: Obj) -> None:
+    """An ability that functions in its owner's hand (113.6, e.g. cycling 702.29a)."""
+    abilities = definition(o).abilities
+    ab = abilities[cmd.ability] if 0 <= cmd.ability < len(abilities) else None
+    activate = HAND_ABILITIES.get(type(ab))
+    if activate is None:
+        raise RuleViolation("113.6", f"{o.name} can't be activated from the hand: its "
+                                     "abilities function on the battlefield")
+    activate(t, cmd)
+
+
 def deploy(t: Txn, cmd: ActivateAbility, m: Marker, o: Obj) -> None:
     """CR 804.2: each creature has "{T}: Target teammate gains control of this
     creature. Activate only as a sorcery." (the deploy creatures option)."""
@@ -257,3 +269,39 @@ def deploy(t: Txn, cmd: ActivateAbility, m: Marker, o: Obj) -> None:
                                rule="804.2"))
     t.emit(ev.PermanentTapped(obj=o.id, rule="602.2b"))
     queue_priority(t, m.number, cmd.player)
+
+
+def _targets(raw: list[list[str]]) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(t) for t in raw)
+
+
+@applies(ev.LandPlayed)
+def _land_played(s: GameState, e: ev.LandPlayed) -> None:
+    p = s.players[e.player]
+    set_player(s, e.player, lands_played=p.lands_played + 1)
+    move(s, e.obj, e.new_id, "battlefield", e.player)
+
+
+@applies(ev.SpellCast)
+def _spell_cast(s: GameState, e: ev.SpellCast) -> None:
+    move(s, e.obj, e.new_id, "stack", e.player)
+    push(s, StackItem(id=e.item, kind="spell", controller=e.player, marker=e.marker,
+                      obj=e.new_id, source_name=s.objects[e.new_id].name,
+                      targets=_targets(e.targets), x=e.x))
+
+
+@applies(ev.AbilityActivated)
+def _ability_activated(s: GameState, e: ev.AbilityActivated) -> None:
+    src = s.objects[e.source]
+    push(s, StackItem(id=e.item, kind="activated", controller=e.player, marker=e.marker,
+                      source=e.source, source_name=src.name, ability=e.ability,
+                      targets=_targets(e.targets)))
+    if planeswalkers.activated_loyalty(src, e.ability):  # 606.3: once each turn
+        ml = s.markers[e.marker]
+        set_marker(s, e.marker, loyalty_used=(*ml.loyalty_used, e.source))
+
+
+@ability_effects(RULES_ABILITY)
+def _deploy_meaning(item: StackItem) -> Meaning:
+    """The ability the deploy creatures option gives each creature (804.2)."""
+    return (TargetSpec(kind="player"),), (GainControl(subject="target"),)

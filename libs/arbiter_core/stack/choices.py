@@ -14,15 +14,29 @@ permanent (614.12), and modes (700.2) - chosen by another player when the spell 
 
 from __future__ import annotations
 
-from arbiter_core.cards.model import CardDefinition, ChooseOpponentAsEnters, SpellAbility
+from dataclasses import replace
+
+from arbiter_core.cards.model import (
+    CardDefinition,
+    ChooseColorAsEnters,
+    ChooseOpponentAsEnters,
+    SpellAbility,
+    StaticAbility,
+)
 from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.commands import ChooseOption, PlayerCommand
+from arbiter_core.kernel.decisions import decision
+from arbiter_core.kernel.edits import set_obj
 from arbiter_core.kernel.errors import RuleViolation
+from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.state import Decision, GameState, Marker, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import definition
 from arbiter_core.multiplayer.influence import player_in_range
+from arbiter_core.multiplayer.seating import opponents, turn_order_from
+from arbiter_core.stack.items import static_effect
 from arbiter_core.stack.priority import queue_priority
-from arbiter_core.variants.base import opponents, turn_order_from
+from arbiter_core.stack.resolve import AS_ENTERS, resume
 
 
 def opponent_candidates(s: GameState, who: str) -> tuple[list[str], str]:
@@ -44,9 +58,10 @@ def enters_with_choice(d: CardDefinition) -> bool:
                for e in getattr(ab, "effects", ()))
 
 
-def ask_opponent_as_enters(t: Txn, m: Marker, oid: int, controller: str) -> bool:
+def ask_opponent_as_enters(t: Txn, m: Marker, item: StackItem, oid: int) -> bool:
     """"As ~ enters, choose an opponent" (614.12). Returns True while the controller is
     asked (two or more candidates)."""
+    controller = item.controller
     if not enters_with_choice(definition(t.s.objects[oid])):
         return False
     candidates, rule = opponent_candidates(t.s, controller)
@@ -112,10 +127,10 @@ def casting_choice(s: GameState, d: Decision) -> bool:
         definition(s.objects[item.obj])) is not None
 
 
-def answer(t: Txn, m: Marker, d: Decision, option: str) -> None:
-    """The answer to a choice of this module: the opponent for a permanent, the
-    opponent who chooses the mode, or the mode; then the game goes on (117.3c: the
-    caster receives priority after casting)."""
+def _casting_answer(t: Txn, m: Marker, d: Decision, option: str) -> None:
+    """The answer to a choice made as a permanent enters or as a spell is cast: the
+    opponent for a permanent, the opponent who chooses the mode, or the mode; then the
+    game goes on (117.3c: the caster receives priority after casting)."""
     if option not in d.choices:
         # An opponent left out of the choices is outside the chooser's range (801.5a).
         outside = d.kind == "choose_opponent" and option in opponents(t.s, d.player)
@@ -136,3 +151,93 @@ def answer(t: Txn, m: Marker, d: Decision, option: str) -> None:
     t.emit(ev.ModeChosen(item=item.id, mode=int(option) - 1, player=d.player,
                          rule="700.2e" if d.player != item.controller else "601.2b"))
     queue_priority(t, m.number, item.controller)
+
+
+@applies(ev.TeamMemberChosen, ev.ChooserChosen)
+def _player_chosen_for_item(s: GameState, e: ev.TeamMemberChosen | ev.ChooserChosen) -> None:
+    it = s.stack_items[e.item]
+    s.stack_items[e.item] = replace(it, chosen=(*it.chosen, e.player))
+
+
+@applies(ev.ModeChosen)
+def _mode_chosen(s: GameState, e: ev.ModeChosen) -> None:
+    s.stack_items[e.item] = replace(s.stack_items[e.item], mode=e.mode, that_player=e.player)
+
+
+@applies(ev.ColorChosen)
+def _color_chosen(s: GameState, e: ev.ColorChosen) -> None:
+    set_obj(s, e.obj, chosen_color=e.color)
+
+
+@applies(ev.PlayerChosen)
+def _opponent_chosen(s: GameState, e: ev.PlayerChosen) -> None:
+    set_obj(s, e.obj, chosen_player=e.player)
+
+
+# ------------------------------------------------------------------ the decisions
+
+
+def _each_choice(s: GameState, m: Marker, d: Decision) -> list[PlayerCommand]:
+    return [ChooseOption(player=d.player, option=c, marker=m.number) for c in d.choices]
+
+
+def _chooser_left(t: Txn, m: Marker, d: Decision, player: str) -> bool:
+    """800.4g: the mode an opponent who left was to choose is chosen by another opponent
+    the caster names (Misfortune)."""
+    if d.stack_item is None or not casting_choice(t.s, d):
+        return False
+    ask_mode(t, m, t.s.stack_items[d.stack_item])
+    return True
+
+
+@decision("choose_mode", ChooseOption, _each_choice, on_leave=_chooser_left)
+def _mode(t: Txn, m: Marker, d: Decision, cmd: ChooseOption) -> None:
+    _casting_answer(t, m, d, cmd.option)  # 601.2b, 700.2, 700.2e
+
+
+@decision("choose_opponent", ChooseOption, _each_choice, on_leave=_chooser_left)
+def _opponent(t: Txn, m: Marker, d: Decision, cmd: ChooseOption) -> None:
+    """An opponent: for a permanent as it enters (614.12), for the mode (700.2e), or the
+    one who makes a choice an effect asks of an opponent (801.5a, Murmurs from Beyond)."""
+    if casting_choice(t.s, d):
+        _casting_answer(t, m, d, cmd.option)
+        return
+    if cmd.option not in d.choices:  # an opponent within range (801.5a)
+        raise RuleViolation(d.rule, f"{cmd.option!r} is not one of {list(d.choices)}")
+    assert d.stack_item is not None
+    t.emit(ev.ChooserChosen(item=d.stack_item, player=cmd.option, rule=d.rule))
+    resume(t, t.s.markers[m.number], t.s.stack_items[d.stack_item])
+
+
+AS_ENTERS.add("all", ask_opponent_as_enters, order=30)
+static_effect(ChooseOpponentAsEnters, ChooseColorAsEnters)  # replacement effects (614.12)
+
+# ------------------------------------------------------------------ "choose a color"
+
+COLOR_NAMES = ("white", "blue", "black", "red", "green")
+
+
+def color_choice(d: CardDefinition) -> bool:
+    return any(isinstance(e, ChooseColorAsEnters) for ab in d.abilities
+               if isinstance(ab, StaticAbility) for e in ab.effects)
+
+
+def _ask_color(t: Txn, m: Marker, item: StackItem, oid: int) -> bool:
+    """614.12: "as ~ enters, choose a color" - the controller's decision."""
+    if not color_choice(definition(t.s.objects[oid])):
+        return False
+    t.emit(ev.DecisionRequested(marker=m.number, kind="choose_color", player=item.controller,
+                                options=[oid], count=1, choices=list(COLOR_NAMES),
+                                rule="614.12"))
+    return True
+
+
+AS_ENTERS.add("all", _ask_color, order=40)
+
+
+@decision("choose_color", ChooseOption, _each_choice, team_answers=True)
+def _color(t: Txn, m: Marker, d: Decision, cmd: ChooseOption) -> None:
+    if cmd.option not in d.choices:
+        raise RuleViolation(d.rule, f"{cmd.option!r} is not one of {list(d.choices)}")
+    t.emit(ev.ColorChosen(obj=d.options[0], color=cmd.option, rule="614.12"))
+    queue_priority(t, m.number, m.holder)

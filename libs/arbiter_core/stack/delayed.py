@@ -13,17 +13,26 @@ to the objects it refers to that are still where it expects them (603.7c, 400.7)
 
 from __future__ import annotations
 
+from arbiter_core.cards.model import ExileUntilNextEndStep
 from arbiter_core.kernel import events as ev
-from arbiter_core.kernel.state import Delayed, Marker, StackItem
+from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.state import Delayed, GameState, Marker, StackItem, Step, Trigger
 from arbiter_core.kernel.txn import Txn
+from arbiter_core.stack.items import Legal, effect, objects_of
+from arbiter_core.stack.resolve import DELAYED
+from arbiter_core.turns.steps import step_action
 
 
-def trigger_at_end_step(t: Txn, m: Marker) -> None:
-    """The end step of marker `m` began: every waiting delayed trigger triggers."""
+@step_action(Step.END)
+def trigger_at_end_step(t: Txn, m: Marker) -> bool:
+    """The end step of marker `m` began: every waiting delayed trigger triggers (they go
+    on the stack the next time a player would receive priority, 603.3)."""
     for _ in range(len(t.s.delayed)):
         t.emit(ev.DelayedAbilityTriggered(index=0, marker=m.number, rule="603.7b"))
+    return False
 
 
+@DELAYED.fill
 def resolve(t: Txn, item: StackItem) -> None:
     """What the delayed triggered ability `item` does as it resolves (608.2c)."""
     d = item.delayed
@@ -61,3 +70,38 @@ def _destroy_unless_attacked(t: Txn, d: Delayed) -> None:
         if o is not None and o.zone == "battlefield" and oid not in attacked:
             t.emit(ev.ObjectMoved(obj=oid, new_id=t.new_id(), to_zone="graveyard",
                                   to_player=o.owner, rule="701.8a"))
+
+
+@applies(ev.DelayedTriggerCreated)
+def _delayed_created(s: GameState, e: ev.DelayedTriggerCreated) -> None:
+    s.delayed.append(Delayed(e.card, e.owner, e.controller, e.source_name, e.kind,
+                             tuple(e.objs), e.source))
+
+
+@applies(ev.DelayedAbilityTriggered)
+def _delayed_triggered(s: GameState, e: ev.DelayedAbilityTriggered) -> None:
+    d = s.delayed.pop(e.index)
+    s.triggers.append(Trigger(d.source or 0, d.source_name, d.controller, 0, e.marker,
+                              delayed=d))
+
+
+@applies(ev.DelayedTriggerRemoved)
+def _delayed_removed(s: GameState, e: ev.DelayedTriggerRemoved) -> None:
+    s.delayed.pop(e.index)
+
+
+@effect(ExileUntilNextEndStep)
+def _exile_until_end_step(t: Txn, m: Marker, item: StackItem, eff: ExileUntilNextEndStep,
+                          legal: Legal, index: int) -> bool:
+    """Exile the target (406.1); a delayed trigger returns it at the beginning of the
+    next end step (603.7a, Astral Slide)."""
+    for oid in objects_of(legal[eff.target]):
+        o = t.s.objects[oid]
+        new_id = t.new_id()
+        t.emit(ev.ObjectMoved(obj=oid, new_id=new_id, to_zone="exile", to_player=o.owner,
+                              rule="406.1"))
+        t.emit(ev.DelayedTriggerCreated(card=t.s.objects[new_id].card, owner=o.owner,
+                                        controller=item.controller,
+                                        source_name=item.source_name, objs=[new_id],
+                                        source=item.source, rule="603.7a"))
+    return False

@@ -12,10 +12,13 @@ from dataclasses import dataclass
 
 from arbiter_core.cards.model import ActivatedAbility, AddMana
 from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.edits import set_player
 from arbiter_core.kernel.errors import RuleViolation
-from arbiter_core.kernel.state import GameState, Obj
+from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.state import GameState, Marker, Obj, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import definition, is_creature, keywords
+from arbiter_core.stack.items import Legal, effect
 
 COLORS = "WUBRG"
 _SYMBOL = re.compile(r"\{([^}]+)\}")
@@ -160,3 +163,29 @@ def activate_mana_ability(t: Txn, player: str, o: Obj) -> None:
     assert ability is not None
     t.emit(ev.PermanentTapped(obj=o.id, rule="602.2b"))
     t.emit(ev.ManaAdded(player=player, mana=ability[1], source=o.id, rule="605.3b"))
+
+
+@applies(ev.ManaAdded)
+def _mana_added(s: GameState, e: ev.ManaAdded) -> None:
+    set_player(s, e.player, mana=s.players[e.player].mana + e.mana)
+
+
+@applies(ev.ManaSpent)
+def _mana_spent(s: GameState, e: ev.ManaSpent) -> None:
+    pool = s.players[e.player].mana
+    for sym in e.mana:
+        pool = pool.replace(sym, "", 1)
+    set_player(s, e.player, mana=pool)
+
+
+@applies(ev.ManaEmptied)
+def _mana_emptied(s: GameState, e: ev.ManaEmptied) -> None:
+    for who in e.players:  # 500.4
+        set_player(s, who, mana="")
+
+
+@effect(AddMana)
+def _add_mana(t: Txn, m: Marker, item: StackItem, eff: AddMana, legal: Legal,
+              index: int) -> bool:
+    t.emit(ev.ManaAdded(player=item.controller, mana=eff.mana, rule="106.3"))
+    return False

@@ -8,11 +8,16 @@ still in the game, in turn order from the marker's active player (CR 117.3, 101.
 from __future__ import annotations
 
 from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.commands import PassPriority
+from arbiter_core.kernel.decide import MARKER_FOR, handles
+from arbiter_core.kernel.edits import set_marker
 from arbiter_core.kernel.errors import InvalidCommand, RuleViolation
+from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.state import Decision, GameState, Marker, Priority
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.multiplayer.influence import with_any_in_range
-from arbiter_core.variants.base import team_representative, turn_order_from
+from arbiter_core.multiplayer.seating import team_representative, turn_order_from
+from arbiter_core.sba.conditions import needs_check
 
 
 def priority_players(s: GameState, m: Marker) -> list[str]:
@@ -52,6 +57,7 @@ def holds_priority(s: GameState, m: Marker, player: str) -> bool:
     return s.shared_team_turns and s.players[p.player].team == s.players[player].team
 
 
+@MARKER_FOR.fill
 def marker_for(s: GameState, player: str, marker: int | None) -> Marker:
     """The marker a player's command is about: the given one, or the one waiting on them."""
     if player not in s.players:
@@ -104,8 +110,6 @@ def pass_priority(t: Txn, player: str, marker: int | None) -> None:
         return
     i = order.index(player) if player in order else 0
     nxt = next(p for p in order[i + 1 :] + order[: i + 1] if p not in m.passed)
-    from arbiter_core.sba.check import needs_check
-
     if needs_check(t.s) or t.s.triggers:
         # CR 117.5: SBAs and triggers first, e.g. after a player left the game while
         # another held priority (800.4a).
@@ -128,3 +132,19 @@ def give_priority(t: Txn, marker: int, player: str | None) -> None:
         base = player or m.holder
         target = turn_order_from(t.s, base)[0] if base in t.s.seats else order[0]
     t.emit(ev.PriorityGiven(marker=marker, player=target, rule="117.3"))
+
+
+@applies(ev.PriorityGiven)
+def _priority_given(s: GameState, e: ev.PriorityGiven) -> None:
+    set_marker(s, e.marker, pending=Priority(e.player))
+
+
+@applies(ev.PriorityPassed)
+def _priority_passed(s: GameState, e: ev.PriorityPassed) -> None:
+    m = s.markers[e.marker]
+    set_marker(s, e.marker, passed=(*m.passed, e.player))
+
+
+@handles(PassPriority)
+def _pass(t: Txn, cmd: PassPriority) -> None:
+    pass_priority(t, cmd.player, cmd.marker)

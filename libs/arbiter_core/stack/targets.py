@@ -13,7 +13,7 @@ from arbiter_core.kernel.errors import InvalidCommand, RuleViolation
 from arbiter_core.kernel.state import GameState
 from arbiter_core.layers.characteristics import colors, is_creature, is_type
 from arbiter_core.multiplayer.influence import near, object_in_range, player_in_range
-from arbiter_core.variants.base import opponents
+from arbiter_core.multiplayer.seating import opponents
 
 
 def parse(target: str) -> tuple[str, str]:

@@ -1,160 +1,57 @@
-"""Triggered abilities (CR 603): noticing trigger events, and putting waiting triggers on
-the stack in APNAP order the next time a player would receive priority (CR 603.3b).
+"""Triggered abilities (CR 603): noticing that they trigger (603.2: each trigger event's
+watcher, registered beside its rule - `trigger_events`, and keywords such as persist),
+putting waiting triggers on the stack in APNAP order the next time a player would
+receive priority (603.3b), and choosing their targets as they go there (603.3d).
 
-Intervening "if" clauses (CR 603.4) are checked here when the ability triggers and again
-on resolution (effects.py).
+Targets of triggered abilities (603.3d): as a triggered ability is put on the stack, its
+controller chooses its targets, one target requirement after another, each among the
+legal ones (`targets.candidates`, 115.1; the range of influence, 801.4).
+
+- With only one legal way to choose (as many candidates as the requirement needs), the
+  engine makes the choice (the scenario format: a decision with only one legal way is
+  made automatically).
+- With fewer legal candidates than the requirement needs, the ability is removed from
+  the stack (603.3d) and does nothing.
+- Otherwise the controller answers a `choose_targets` decision (objects as `options`,
+  players as `choices`) with `ChooseObjects`. Putting the remaining waiting triggers on
+  the stack (603.3b) goes on after the answer, and then the player who was to receive
+  priority receives it (117.3b-c), kept on the marker (`TriggerTargetsAsked`).
+
+A triggered ability goes on the stack its trigger names (807.5b in Grand Melee,
+`marker_of_source`); the decision is asked on that marker.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
-from arbiter_core.cards.model import KeywordAbility, TriggeredAbility
+from arbiter_core.cards.model import TargetSpec, TriggeredAbility
 from arbiter_core.kernel import events as ev
-from arbiter_core.kernel.state import GameState, Obj, Step
+from arbiter_core.kernel.commands import ChooseObjects, PlayerCommand
+from arbiter_core.kernel.decide import work
+from arbiter_core.kernel.decisions import decision
+from arbiter_core.kernel.edits import pop, push, set_marker
+from arbiter_core.kernel.errors import RuleViolation
+from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.state import (
+    Decision,
+    GameState,
+    Marker,
+    Obj,
+    StackItem,
+    Trigger,
+    Work,
+)
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import definition
-from arbiter_core.multiplayer.influence import object_in_range, player_in_range
-from arbiter_core.variants.base import active_players, apnap_order, opponents
+from arbiter_core.multiplayer.seating import apnap_order
+from arbiter_core.stack.items import item_definition
+from arbiter_core.stack.priority import queue_priority
+from arbiter_core.stack.targets import candidates
 
 
-def detect(s: GameState, e: ev.Event, current: int | None = None, before: Obj | None = None
-           ) -> list[ev.AbilityTriggered]:
-    """The abilities that `e` triggers (CR 603.2), in the state just after it. `before`
-    is the object an `ObjectMoved` moved, as it last existed (leaves-the-battlefield
-    abilities look back in time, 603.10a)."""
-    out: list[ev.AbilityTriggered] = []
-    if isinstance(e, ev.ObjectMoved) and before is not None:
-        out += _persist(s, e, before, current)
-    if isinstance(e, ev.ObjectMoved | ev.TokenCreated):
-        out += _creature_enters(s, e, current)
-    # A position set up at the draw step begins there (MarkerPlaced) as well.
-    if isinstance(e, ev.StepBegan | ev.MarkerPlaced) and e.step == Step.DRAW.value:
-        # CR 805.4d: "each player's draw step" triggers once for each active player.
-        for holder in active_players(s, s.markers[e.marker].holder):
-            for oid in s.battlefield:
-                o = s.objects[oid]
-                for i, ab in enumerate(definition(o).abilities):
-                    if (isinstance(ab, TriggeredAbility) and ab.event == "each_draw_step"
-                            and not (ab.if_untapped and o.tapped)
-                            and object_in_range(s, o.controller, o)
-                            and player_in_range(s, o.controller, holder)):  # 801.7
-                        out.append(ev.AbilityTriggered(
-                            source=oid, source_name=o.name, controller=o.controller,
-                            ability=i, marker=e.marker, that_player=holder, rule="603.2"))
-    if isinstance(e, ev.StepBegan | ev.MarkerPlaced) and e.step == Step.UPKEEP.value:
-        actives = active_players(s, s.markers[e.marker].holder)
-        out += _each(s, e.marker, "your_upkeep", current,
-                     lambda o, ab: o.controller in actives and (
-                         ab.if_life_at_least is None
-                         or s.players[o.controller].life >= ab.if_life_at_least))  # 603.4
-    if (isinstance(e, ev.DamageDealt | ev.LifeLost) and e.player is not None and e.amount > 0
-            and (not isinstance(e, ev.DamageDealt) or e.life_loss)):  # 119.8: no loss
-        loser = e.player
-        out += _each(s, None, "you_lose_life", current, lambda o, ab: o.controller == loser,
-                     amount=e.amount)
-    if isinstance(e, ev.ObjectMoved) and e.to_zone == "battlefield":
-        entered = s.objects[e.new_id]
-        # 801.7, 801.7a: range of influence is judged after the event, with the creature
-        # on the battlefield under its new controller.
-        if "Creature" in definition(entered).types:
-            out += _each(s, None, "nontoken_creature_enters", current, lambda o, ab: not (
-                ab.if_untapped and o.tapped) and object_in_range(s, o.controller, entered),
-                that_player=entered.controller)
-    if isinstance(e, ev.DamageDealt) and e.player is not None and e.source in s.objects:
-        o = s.objects[e.source]
-        if (e.amount > 0 and e.player in opponents(s, o.controller)
-                and player_in_range(s, o.controller, e.player)):  # 801.7
-            for i, ab in enumerate(definition(o).abilities):
-                if isinstance(ab, TriggeredAbility) and ab.event == "deals_damage_to_opponent":
-                    marker = _marker_of_source(s, o.controller, current)
-                    out.append(ev.AbilityTriggered(
-                        source=o.id, source_name=o.name, controller=o.controller, ability=i,
-                        marker=marker, that_player=e.player, rule="603.2"))
-    if (isinstance(e, ev.DamageDealt) and e.player is not None and e.amount > 0
-            and e.source in s.objects):
-        # "Whenever ~ deals damage to a player" (Marsh Viper), within range (801.7).
-        o = s.objects[e.source]
-        if player_in_range(s, o.controller, e.player):
-            for i, ab in enumerate(definition(o).abilities):
-                if isinstance(ab, TriggeredAbility) and ab.event == "deals_damage_to_player":
-                    out.append(ev.AbilityTriggered(
-                        source=o.id, source_name=o.name, controller=o.controller, ability=i,
-                        marker=_marker_of_source(s, o.controller, current),
-                        that_player=e.player, rule="603.2"))
-    if isinstance(e, ev.CardCycled):
-        cycler = e.player  # "Whenever a player cycles a card" (702.29c-d), within range
-        out += _each(s, None, "player_cycles", current,
-                     lambda o, ab: player_in_range(s, o.controller, cycler),
-                     that_player=cycler)
-    if isinstance(e, ev.SpellCast):
-        caster = e.player  # "Whenever an opponent casts a spell", within range (801.7)
-        out += _each(s, None, "opponent_casts_spell", current,
-                     lambda o, ab: caster in opponents(s, o.controller)
-                     and player_in_range(s, o.controller, caster), that_player=caster)
-    if (isinstance(e, ev.DamageDealt) and e.combat and e.obj is not None and e.amount > 0
-            and e.obj in s.objects):
-        out += _dealt_combat_damage(s, e, current)
-    return out
-
-
-def _dealt_combat_damage(s: GameState, e: ev.DamageDealt, current: int | None
-                         ) -> list[ev.AbilityTriggered]:
-    """"Whenever ~ is dealt combat damage" (Souls of the Faultless). Its "attacking
-    player" is fixed here: for a blocking creature, the player who controls the attacking
-    creature it blocks (805.10c) - with shared team turns one specific player of the
-    attacking team; otherwise the controller of the source of the damage."""
-    o = s.objects[e.obj] if e.obj is not None else None
-    if o is None:
-        return []
-    attacking_player = s.objects[e.source].controller if e.source in s.objects else None
-    for m in s.markers.values():
-        blocked = [a for b, a in (m.combat.blocks if m.combat else ()) if b == o.id]
-        if blocked and blocked[0] in s.objects:
-            attacking_player = s.objects[blocked[0]].controller
-    out = []
-    for i, ab in enumerate(definition(o).abilities):
-        if isinstance(ab, TriggeredAbility) and ab.event == "dealt_combat_damage":
-            out.append(ev.AbilityTriggered(
-                source=o.id, source_name=o.name, controller=o.controller, ability=i,
-                marker=_marker_of_source(s, o.controller, current),
-                that_player=attacking_player, amount=e.amount,
-                rule="805.10c" if s.shared_team_turns else "603.2"))
-    return out
-
-
-def _persist(s: GameState, e: ev.ObjectMoved, before: Obj, current: int | None
-             ) -> list[ev.AbilityTriggered]:
-    """Persist (CR 702.79a): "When this permanent is put into a graveyard from the
-    battlefield, if it had no -1/-1 counters on it, return it ..." - judged on the
-    permanent as it last existed (603.10a, intervening "if" 603.4). The ability refers
-    to the card in the graveyard (`obj`)."""
-    if before.zone != "battlefield" or e.to_zone != "graveyard" or before.counter("-1/-1"):
-        return []
-    return [ev.AbilityTriggered(source=e.new_id, source_name=before.name,
-                                controller=before.controller, ability=i,
-                                marker=_marker_of_source(s, before.controller, current),
-                                obj=e.new_id, rule="702.79a")
-            for i, ab in enumerate(definition(before).abilities)
-            if isinstance(ab, KeywordAbility) and ab.keyword == "persist"]
-
-
-def _creature_enters(s: GameState, e: ev.ObjectMoved | ev.TokenCreated, current: int | None
-                     ) -> list[ev.AbilityTriggered]:
-    """"Whenever a creature enters the battlefield" (Aether Flash), tokens included; the
-    ability refers to that creature ("it"), within range (801.7)."""
-    oid = e.new_id if isinstance(e, ev.ObjectMoved) else e.obj
-    if isinstance(e, ev.ObjectMoved) and e.to_zone != "battlefield":
-        return []
-    entered = s.objects.get(oid)
-    if entered is None or "Creature" not in definition(entered).types:
-        return []
-    return _each(s, None, "creature_enters", current,
-                 lambda o, ab: object_in_range(s, o.controller, entered),
-                 that_player=entered.controller, obj=entered.id)
-
-
-def _each(s: GameState, marker: int | None, event: str, current: int | None,
+def each_triggered(s: GameState, marker: int | None, event: str, current: int | None,
           when: Callable[[Obj, TriggeredAbility], bool], that_player: str | None = None,
           amount: int = 0, obj: int | None = None) -> list[ev.AbilityTriggered]:
     """Every permanent's triggered ability for `event` whose condition holds."""
@@ -166,12 +63,12 @@ def _each(s: GameState, marker: int | None, event: str, current: int | None,
                 out.append(ev.AbilityTriggered(
                     source=oid, source_name=o.name, controller=o.controller, ability=i,
                     marker=marker if marker is not None
-                    else _marker_of_source(s, o.controller, current),
+                    else marker_of_source(s, o.controller, current),
                     that_player=that_player, amount=amount, obj=obj, rule="603.2"))
     return out
 
 
-def _marker_of_source(s: GameState, controller: str, current: int | None = None) -> int:
+def marker_of_source(s: GameState, controller: str, current: int | None = None) -> int:
     """CR 807.5b: a trigger caused by an object on a stack goes on that stack; otherwise
     the stack of the marker whose work caused it, else the controller's own marker."""
     if current is not None and current in s.markers:
@@ -180,13 +77,18 @@ def _marker_of_source(s: GameState, controller: str, current: int | None = None)
     return m.number if m is not None else next(iter(s.markers))
 
 
+@work("put_triggers", owner="stack-resolver")
+def _put_triggers_work(t: Txn, m: Marker, w: Work) -> None:
+    then = w.then_priority or m.holder
+    if not put_triggers(t, m.number, then):
+        queue_priority(t, m.number, then)
+
+
 def put_triggers(t: Txn, marker: int, then_priority: str | None = None) -> bool:
     """CR 603.3b: each player in APNAP order puts their waiting triggers on the stack;
     with shared team turns, the active team's players first, then each other team's
     (805.7). Each one's targets are chosen as it is put there (603.3d,
     `trigger_targets`); True while a player is choosing them (the rest wait)."""
-    from arbiter_core.stack import trigger_targets
-
     s = t.s
     holder = s.markers[marker].holder
     for player in apnap_order(s, holder):
@@ -198,6 +100,120 @@ def put_triggers(t: Txn, marker: int, then_priority: str | None = None) -> bool:
             item = t.new_id()
             t.emit(ev.TriggerPutOnStack(index=idx, item=item, marker=marker,
                                         rule="805.7" if s.shared_team_turns else "603.3b"))
-            if trigger_targets.choose(t, marker, item, then_priority):
+            if choose_targets(t, marker, item, then_priority):
                 return True
     return False
+
+
+# ------------------------------------------------------------------ targets (603.3d)
+
+
+def requirements(t: Txn, item: StackItem) -> tuple[TargetSpec, ...]:
+    """The target requirements of a triggered ability on the stack (none for a delayed
+    triggered ability in this pool)."""
+    if item.kind != "triggered" or item.delayed is not None:
+        return ()
+    abilities = item_definition(t, item).abilities
+    ab = abilities[item.ability] if item.ability < len(abilities) else None
+    return ab.targets if isinstance(ab, TriggeredAbility) else ()
+
+
+def _legal(t: Txn, item: StackItem, spec: TargetSpec) -> list[str]:
+    """The legal single targets for `spec`; "another target" excludes those already
+    chosen for the ability (115.3)."""
+    earlier = {x for g in item.targets for x in g} if spec.another else set()
+    return [c for c in candidates(t.s, spec, item.controller) if c not in earlier]
+
+
+def choose_targets(t: Txn, marker: int, item_id: int, then_priority: str | None) -> bool:
+    """Choose the targets of the triggered ability `item_id`, just put on the stack of
+    `marker` (603.3d). True while its controller is being asked."""
+    while item_id in t.s.stack_items:
+        item = t.s.stack_items[item_id]
+        specs = requirements(t, item)
+        if len(item.targets) >= len(specs):
+            return False
+        spec = specs[len(item.targets)]
+        legal = _legal(t, item, spec)
+        if len(legal) < spec.min_count:
+            t.emit(ev.TriggerRemoved(item=item.id, marker=marker, rule="603.3d"))
+            return False
+        most = len(legal) if spec.max_count is None else min(spec.max_count, len(legal))
+        if len(legal) == spec.min_count or most == 0:  # only one legal way
+            t.emit(ev.TriggerTargetsChosen(item=item.id, player=item.controller,
+                                           targets=legal[:most], rule="603.3d"))
+            continue
+        t.emit(ev.TriggerTargetsAsked(item=item.id, marker=marker,
+                                      then_priority=then_priority, rule="603.3d"))
+        t.emit(ev.DecisionRequested(
+            marker=marker, kind="choose_targets", player=item.controller,
+            options=[int(c[2:]) for c in legal if c.startswith("o:")],
+            choices=[c[2:] for c in legal if c.startswith("p:")], count=most,
+            min_count=spec.min_count, stack_item=item.id, rule="603.3d"))
+        return True
+    return False
+
+
+def _target_answers(s: GameState, m: Marker, d: Decision) -> list[PlayerCommand]:
+    """Each legal target alone (or none when allowed)."""
+    picks: list[tuple[list[int], list[str]]] = [([o], []) for o in d.options]
+    picks += [([], [p]) for p in d.choices]
+    if not d.min_count:
+        picks.append(([], []))
+    return [ChooseObjects(player=d.player, choices=c, players=ps, marker=m.number)
+            for c, ps in picks]
+
+
+@decision("choose_targets", ChooseObjects, _target_answers)
+def _targets_answered(t: Txn, m: Marker, d: Decision, cmd: ChooseObjects) -> None:
+    """The controller's targets: each one offered, none twice (115.3), as many as the
+    requirement allows (601.2c); then the other requirements, the other waiting
+    triggers (603.3b), and priority."""
+    objs, players = list(cmd.choices), list(cmd.players)
+    assert d.stack_item is not None
+    low = d.count if d.min_count is None else d.min_count
+    chosen = [f"o:{o}" for o in objs] + [f"p:{p}" for p in players]
+    if len(set(chosen)) != len(chosen):
+        raise RuleViolation("115.3", "the same target is chosen twice")
+    if not low <= len(chosen) <= d.count:
+        raise RuleViolation("603.3d", f"choose between {low} and {d.count} targets")
+    if any(o not in d.options for o in objs) or any(p not in d.choices for p in players):
+        raise RuleViolation("603.3d", "that is not a legal target for this ability")
+    t.emit(ev.TriggerTargetsChosen(item=d.stack_item, player=d.player, targets=chosen,
+                                   rule="603.3d"))
+    then = m.after_targets
+    if choose_targets(t, m.number, d.stack_item, then) or put_triggers(t, m.number, then):
+        return
+    queue_priority(t, m.number, then or t.s.markers[m.number].holder)
+
+
+@applies(ev.AbilityTriggered)
+def _triggered(s: GameState, e: ev.AbilityTriggered) -> None:
+    s.triggers.append(Trigger(e.source, e.source_name, e.controller, e.ability, e.marker,
+                              e.that_player, e.amount, e.obj))
+
+
+@applies(ev.TriggerPutOnStack)
+def _put_on_stack(s: GameState, e: ev.TriggerPutOnStack) -> None:
+    t = s.triggers.pop(e.index)
+    push(s, StackItem(id=e.item, kind="triggered", controller=t.controller, marker=e.marker,
+                      source=t.source if t.delayed is None else t.delayed.source,
+                      source_name=t.source_name, ability=t.ability,
+                      that_player=t.that_player, amount=t.amount, that_obj=t.obj,
+                      delayed=t.delayed))
+
+
+@applies(ev.TriggerTargetsAsked)
+def _targets_asked(s: GameState, e: ev.TriggerTargetsAsked) -> None:
+    set_marker(s, e.marker, after_targets=e.then_priority)
+
+
+@applies(ev.TriggerTargetsChosen)
+def _targets_chosen(s: GameState, e: ev.TriggerTargetsChosen) -> None:
+    it = s.stack_items[e.item]
+    s.stack_items[e.item] = replace(it, targets=(*it.targets, tuple(e.targets)))
+
+
+@applies(ev.TriggerRemoved)
+def _trigger_removed(s: GameState, e: ev.TriggerRemoved) -> None:
+    pop(s, e.item, e.marker)

@@ -2,81 +2,102 @@
 
 The turn orchestrator owns two kinds of work: the turn-based actions of a step that has
 just begun (CR 703), and advancing when all players pass with an empty stack (CR 500.2).
+Each step's turn-based actions are registered by the rule that makes them
+(`@step_action(Step.DECLARE_ATTACKERS)` in combat, the end step's delayed triggers in
+`stack.delayed`), and so is each rule that skips a step (`@step_skip`: 103.8a here,
+508.8 and 510.4 in combat).
 """
 
 from __future__ import annotations
 
-from arbiter_core.combat import damage as combat_damage
-from arbiter_core.combat import declare as combat
+from collections.abc import Callable
+
+from arbiter_core.cards.model import ExtraTurn
 from arbiter_core.kernel import events as ev
-from arbiter_core.kernel.state import Marker, Step
-from arbiter_core.kernel.txn import Txn
+from arbiter_core.kernel.decide import work
+from arbiter_core.kernel.edits import move, set_marker, set_obj, set_player
+from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.hashing import state_hash
+from arbiter_core.kernel.registry import Hooks
+from arbiter_core.kernel.state import GameState, Marker, StackItem, Step, Waiting, Work
+from arbiter_core.kernel.txn import Txn, before_emit
 from arbiter_core.layers import control
-from arbiter_core.multiplayer import grand_melee
-from arbiter_core.stack import delayed
+from arbiter_core.multiplayer import influence
+from arbiter_core.multiplayer.seating import active_players, next_turn_player
+from arbiter_core.sba.conditions import needs_check
+from arbiter_core.stack.items import Legal, effect
 from arbiter_core.stack.priority import queue_priority
-from arbiter_core.variants.base import active_players, next_turn_player
+from arbiter_core.turns.draw import draw
+from arbiter_core.variants.base import variant_of
 
 ORDER = list(Step)
+#: a step's turn-based actions (703.4): True when no player gets priority now (a
+#: decision was asked, or the step moved on by itself)
+StepAction = Callable[[Txn, Marker], bool]
+#: instead of beginning a step: the step to begin (and the rule), or None
+StepSkip = Callable[[GameState, Marker], "tuple[Step, str] | None"]
+STEP_ACTIONS: Hooks[Step, StepAction] = Hooks("turn-based action")
+STEP_SKIPS: Hooks[Step, StepSkip] = Hooks("step skip")
 
 
-def draw(t: Txn, player: str, rule: str) -> None:
-    """Draw the top card (CR 121.1); from an empty library, note it for 704.5b."""
-    library = t.s.zone(player, "library")
-    if not library:
-        t.emit(ev.DrawFromEmptyLibraryAttempted(player=player, rule="121.4"))
-        return
-    t.emit(ev.CardDrawn(player=player, obj=library[0], new_id=t.new_id(), rule=rule))
+def step_action(step: Step, order: float = 0) -> Callable[[StepAction], StepAction]:
+    """Register the decorated turn-based action of `step` (CR 703)."""
+    def add(action: StepAction) -> StepAction:
+        STEP_ACTIONS.add(step, action, order)
+        return action
+    return add
 
 
-def turn_based_actions(t: Txn, m: Marker) -> None:
+def step_skip(step: Step) -> Callable[[StepSkip], StepSkip]:
+    """Register the decorated rule that may skip `step` (it names the step instead)."""
+    def add(skip: StepSkip) -> StepSkip:
+        STEP_SKIPS.add(step, skip)
+        return skip
+    return add
+
+
+@work("turn_based_actions", owner="turn-orchestrator")
+def turn_based_actions(t: Txn, m: Marker, w: Work | None = None) -> None:
     """The turn-based actions as a step begins (CR 703.4), then priority (CR 117.3a)."""
-    s = t.s
-    ap = m.holder
-    actives = active_players(s, ap)
-    match m.step:
-        case Step.UNTAP:
-            if s.grand_melee:
-                # Grand Melee turns begin in grand_melee.py: "until your next turn"
-                # effects of the players now taking a turn end here (701.35a).
-                for f in list(s.effects):
-                    if f.until == "your_next_turn" and f.controller in actives:
-                        t.emit(ev.EffectEnded(effect=f.id, rule="701.35a"))
-            # CR 502.3: the active player (805.4: each on the active team) untaps their
-            # permanents; no player gets priority (502.4).
-            tapped = [o.id for o in s.permanents() if o.tapped and o.controller in actives]
-            if tapped:
-                t.emit(ev.PermanentsUntapped(objs=tapped, rule="502.3"))
-            advance(t, m.number)
+    for action in STEP_ACTIONS[m.step]:
+        if action(t, m):
             return
-        case Step.DRAW:
-            # CR 504.1; 805.4b and 805.6a: each player on the active team draws.
-            for p in actives:
-                draw(t, p, "504.1" if len(actives) == 1 else "805.4b")
-        case Step.DECLARE_ATTACKERS:
-            if combat.request_attackers(t, m):
-                return
-        case Step.DECLARE_BLOCKERS:
-            if combat.request_blockers(t, m):
-                return
-        case Step.FIRST_STRIKE_DAMAGE | Step.COMBAT_DAMAGE:
-            if combat_damage.combat_damage(t, m):
-                return
-        case Step.END:
-            delayed.trigger_at_end_step(t, m)  # 603.7: they go on the stack (603.3)
-        case Step.CLEANUP:
-            _cleanup(t, m)
-            return
-        case _:
-            pass
-    queue_priority(t, m.number, ap)
+    queue_priority(t, m.number, m.holder)
 
 
+@step_action(Step.UNTAP)
+def _untap(t: Txn, m: Marker) -> bool:
+    """CR 502.3: the active player (805.4: each on the active team) untaps their
+    permanents; no player gets priority (502.4)."""
+    variant_of(t.s).untapping(t, m)
+    actives = active_players(t.s, m.holder)
+    tapped = [o.id for o in t.s.permanents() if o.tapped and o.controller in actives]
+    if tapped:
+        t.emit(ev.PermanentsUntapped(objs=tapped, rule="502.3"))
+    advance(t, m.number)
+    return True
+
+
+@step_action(Step.DRAW)
+def _draw_step(t: Txn, m: Marker) -> bool:
+    """CR 504.1; 805.4b and 805.6a: each player on the active team draws."""
+    actives = active_players(t.s, m.holder)
+    for p in actives:
+        draw(t, p, "504.1" if len(actives) == 1 else "805.4b")
+    return False
+
+
+@step_skip(Step.DRAW)
+def _first_draw(s: GameState, m: Marker) -> tuple[Step, str] | None:
+    """CR 103.8a: the first player's first draw step is skipped."""
+    return (Step.PRECOMBAT_MAIN, "103.8a") if m.skip_draw else None
+
+
+@step_action(Step.CLEANUP)
 def _cleanup(t: Txn, m: Marker) -> bool:
     """CR 514.1 discard to hand size (a decision), 514.2 damage and "until end of turn"
-    effects end. Returns True when waiting on a decision. CR 514.3: normally no player
-    gets priority; if SBAs or triggers are waiting, they get it and another cleanup
-    step follows (514.3a)."""
+    effects end. CR 514.3: normally no player gets priority; if SBAs or triggers are
+    waiting, they get it and another cleanup step follows (514.3a)."""
     s = t.s
     ap = m.holder
     if not s.players[ap].left:
@@ -89,8 +110,6 @@ def _cleanup(t: Txn, m: Marker) -> bool:
     ending = tuple(f for f in s.effects if f.marker == m.number and f.until == "end_of_turn")
     t.emit(ev.DamageWoreOff(marker=m.number, rule="514.2"))
     control.refresh(t, ending)  # control effects that just ended (613.1b)
-    from arbiter_core.sba.check import needs_check
-
     if needs_check(t.s) or t.s.triggers:
         t.emit(ev.WorkQueued(marker=m.number, kind="check_sba", then_priority=ap,
                              rule="514.3a"))
@@ -99,21 +118,29 @@ def _cleanup(t: Txn, m: Marker) -> bool:
     return True
 
 
-def next_step(m: Marker, has_first_strike: bool) -> Step | None:
-    """The step after the marker's current one, or None when the turn ends (CR 500.1).
-    Skips: the first player's first draw (103.8a), combat damage steps with no
-    attackers (508.8), the first-strike step without first or double strike (510.4)."""
+def next_step(s: GameState, m: Marker) -> tuple[Step, str] | None:
+    """The step after the marker's current one and the rule that makes it next, or None
+    when the turn ends (CR 500.1), after the skips registered for each step."""
     step = m.step
     if step == Step.CLEANUP:
         return None
     nxt = ORDER[ORDER.index(step) + 1]
-    if nxt == Step.DRAW and m.skip_draw:
-        nxt = Step.PRECOMBAT_MAIN
-    if step == Step.DECLARE_ATTACKERS and not (m.combat and m.combat.attacks):
-        nxt = Step.END_OF_COMBAT
-    if nxt == Step.FIRST_STRIKE_DAMAGE and not has_first_strike:
-        nxt = Step.COMBAT_DAMAGE
-    return nxt
+    rule = {Step.PRECOMBAT_MAIN: "505.1", Step.END_OF_COMBAT: "511.1"}.get(nxt, "500.1")
+    skipped = True
+    while skipped:
+        skipped = False
+        for skip in STEP_SKIPS[nxt]:
+            instead = skip(s, m)
+            if instead is not None:
+                nxt, rule = instead
+                skipped = True
+                break
+    return nxt, rule
+
+
+@work("advance_step", owner="turn-orchestrator")
+def _advance_step(t: Txn, m: Marker, w: Work) -> None:
+    advance(t, m.number)
 
 
 def advance(t: Txn, marker: int) -> None:
@@ -129,14 +156,9 @@ def advance(t: Txn, marker: int) -> None:
         # CR 514.3a: another cleanup step.
         t.emit(ev.StepBegan(marker=marker, step=Step.CLEANUP.value, rule="514.3a"))
         return
-    nxt = next_step(m, combat_damage.any_first_strike(s, m))
+    nxt = next_step(s, m)
     if nxt is not None:
-        rule = {Step.PRECOMBAT_MAIN: "505.1", Step.END_OF_COMBAT: "511.1"}.get(nxt, "500.1")
-        if nxt == Step.PRECOMBAT_MAIN and m.step == Step.UPKEEP and m.skip_draw:
-            rule = "103.8a"
-        if nxt == Step.END_OF_COMBAT and m.step == Step.DECLARE_ATTACKERS:
-            rule = "508.8"
-        t.emit(ev.StepBegan(marker=marker, step=nxt.value, rule=rule))
+        t.emit(ev.StepBegan(marker=marker, step=nxt[0].value, rule=nxt[1]))
         return
     _next_turn(t, m)
 
@@ -147,8 +169,7 @@ def _next_turn(t: Txn, m: Marker) -> None:
     s = t.s
     if s.game_over:
         return
-    if s.grand_melee:
-        grand_melee.end_turn(t, m)
+    if variant_of(s).turn_ended(t, m):  # e.g. Grand Melee's markers (807.4c)
         return
     extra = [p for p in m.extra_turns if not s.players[p].left]
     if extra:
@@ -188,3 +209,91 @@ def end_until_next_turn(t: Txn, previous: str, player: str, extra: bool = False)
             t.emit(ev.EffectEnded(effect=f.id, rule="701.35a"))
         elif s.players[f.controller].left and f.controller in passed:
             t.emit(ev.EffectEnded(effect=f.id, rule="800.4m"))
+
+
+# ------------------------------------------------------------------ appliers
+
+
+@before_emit(ev.TurnBegan)
+def _checkpoint(t: Txn, e: ev.TurnBegan) -> None:
+    """As each turn begins, the state's hash is recorded (a replay checks it)."""
+    t.emit(ev.StateCheckpointed(marker=e.marker, state_hash=state_hash(t.s),
+                                algorithm="text-sha256", rule="500.1"))
+
+
+@applies(ev.MarkerPlaced)
+def _marker_placed(s: GameState, e: ev.MarkerPlaced) -> None:
+    """A turn marker is placed as the game starts (103.8, 807.4b)."""
+    s.markers[e.marker] = Marker(
+        number=e.marker, holder=e.holder, turn=e.turn, step=Step(e.step),
+        pending=Waiting(e.holder) if e.waiting else Work("turn_based_actions"),
+        skip_draw=e.skip_draw)
+
+
+@applies(ev.StepBegan)
+def _step_began(s: GameState, e: ev.StepBegan) -> None:
+    set_marker(s, e.marker, step=Step(e.step), passed=(), pending=Work("turn_based_actions"))
+
+
+@applies(ev.CardDrawn)
+def _card_drawn(s: GameState, e: ev.CardDrawn) -> None:
+    move(s, e.obj, e.new_id, "hand", None)
+
+
+@applies(ev.DrawFromEmptyLibraryAttempted)
+def _drew_from_empty(s: GameState, e: ev.DrawFromEmptyLibraryAttempted) -> None:
+    set_player(s, e.player, drew_from_empty=True)  # 704.5b
+
+
+@applies(ev.ExtraTurnAdded)
+def _extra_turn_added(s: GameState, e: ev.ExtraTurnAdded) -> None:
+    m = s.markers[e.marker]
+    set_marker(s, e.marker, extra_turns=(e.player, *m.extra_turns))
+
+
+@applies(ev.DamageWoreOff)
+def _damage_wore_off(s: GameState, e: ev.DamageWoreOff) -> None:
+    """514.2: damage wears off and "until end of turn" effects end."""
+    for oid in s.battlefield:
+        if s.objects[oid].damage or s.objects[oid].deathtouch_hit:
+            set_obj(s, oid, damage=0, deathtouch_hit=False)
+    s.effects = [f for f in s.effects if f.marker != e.marker or f.until != "end_of_turn"]
+
+
+@applies(ev.TurnBegan)
+def _turn_began(s: GameState, e: ev.TurnBegan) -> None:
+    """CR 500.1, 805.4, 801.2c: a marker's turn begins; extra and owed turns are used up."""
+    m = s.markers[e.marker]
+    extra = list(m.extra_turns)
+    if e.extra and e.player in extra:
+        extra.remove(e.player)
+    elif e.extra and e.player in s.extra_due:
+        due = list(s.extra_due)
+        due.remove(e.player)
+        s.extra_due = tuple(due)
+    owed = list(m.normal_next)
+    if not e.extra and e.player in owed:
+        owed.remove(e.player)
+    set_marker(
+        s, e.marker, holder=e.player, turn=e.turn, step=Step.UNTAP, passed=(),
+        combat=None, pending=Work("turn_based_actions"), skip_draw=False,
+        extra_turns=tuple(extra), normal_next=tuple(owed), attacked=(),
+        loyalty_used=(),
+    )
+    # CR 805.4: with shared team turns the whole team takes the turn.
+    active = s.team_of(e.player) if s.shared_team_turns else [e.player]
+    for who in active:
+        set_player(s, who, lands_played=0)
+    for oid in s.battlefield:
+        if s.objects[oid].controller in active and s.objects[oid].sick:
+            set_obj(s, oid, sick=False)
+    s.turns_taken += 1
+    s.influence = influence.compute(s)  # CR 801.2c
+
+
+@effect(ExtraTurn)
+def _extra_turn(t: Txn, m: Marker, item: StackItem, eff: ExtraTurn, legal: Legal,
+                index: int) -> bool:
+    """CR 500.7: the controller takes an extra turn after this one."""
+    t.emit(ev.ExtraTurnAdded(marker=m.number, player=item.controller, rule="500.7"))
+    return False

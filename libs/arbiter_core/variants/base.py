@@ -1,19 +1,29 @@
-"""Variants as small hooks (python-chess style): setup, teams, turn order, game end.
+"""Variants as behaviour, in the style of python-chess's board subclasses: the two-player
+game (CR 103) is `Variant`, and each multiplayer variant (806-811) a subclass that
+overrides the hooks where its rules differ - seating and teams, the first player,
+starting life and poison, range of influence, attack restrictions, turn markers and what
+happens when players leave. Options (range of influence, attack left/right/multiple,
+deploy creatures, shared team turns) compose with any of them, fixed as the game starts
+(`GameStarted`) and read from the state.
 
-`two_player` is the base game. The multiplayer variants (CR 806-811) differ in teams,
-shared turns and life, default options, the starting player and attack restrictions;
-options (range of influence, attack left/right/multiple, deploy creatures, shared team
-turns) compose with any of them. Other variants are rejected with `UnsupportedVariant`
-until their issues land.
+A variant registers itself by name (`@variant`); the rest of the core asks the game's
+variant for its behaviour (`variant_of(state)`) and never compares variant names
+(`tests/structure/test_registries.py` checks that).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from collections import Counter
+from typing import ClassVar, Literal
 
+from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.errors import InvalidCommand
-from arbiter_core.kernel.state import GameState
+from arbiter_core.kernel.registry import Registry
+from arbiter_core.kernel.rng import Rng
+from arbiter_core.kernel.state import GameState, Marker
+from arbiter_core.kernel.txn import Txn
+
+AttackOption = Literal["left", "right", "multiple", "any"]
 
 
 class UnsupportedVariant(InvalidCommand):
@@ -21,221 +31,146 @@ class UnsupportedVariant(InvalidCommand):
         super().__init__("variant", f"variant {name!r} is not supported yet")
 
 
-@dataclass(frozen=True)
 class Variant:
-    name: str
-    starting_life: int = 20  # CR 103.4
-    min_players: int = 2
-    max_players: int = 100
-    team_play: bool = False  # players belong to teams of more than one
-    shared_team_turns: bool = False  # 805 (always in 2HG, 810.2)
-    shared_life: bool = False  # 810.4
-    default_attack: Literal["left", "right", "multiple", "any"] = "multiple"
-    deploy_creatures: bool = False  # 804 (always in Emperor, 809.3b; for teams, 804.1)
-    attack_adjacent_only: bool = False  # 809.3c, 811.4
-    equal_teams: bool = False
-    default_range: int | None = None  # 807.2a, 811.2a
-    grand_melee: bool = False
+    """The two-player game: the base of every variant (CR 103, 104)."""
 
-    def first_player_skips_draw(self, n_players: int) -> bool:
-        """CR 103.8a two-player; 103.8b/810.6 the first 2HG team; 103.8c and 800.7
-        nobody else."""
-        return n_players == 2 or self.shared_life
+    name: ClassVar[str] = "two_player"
+    starting_life: ClassVar[int] = 20  # CR 103.4
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    team_play: ClassVar[bool] = False  # players belong to teams of more than one
+    shared_team_turns: ClassVar[bool] = False  # 805 (always in 2HG, 810.2)
+    shared_life: ClassVar[bool] = False  # 810.4
+    default_attack: ClassVar[AttackOption] = "multiple"
+    deploy_creatures: ClassVar[bool] = False  # 804 (always in Emperor, 809.3b)
+    attack_adjacent_only: ClassVar[bool] = False  # 809.3c, 811.4
+    equal_teams: ClassVar[bool] = False
+    default_range: ClassVar[int | None] = None  # 807.2a, 811.2a
+    grand_melee: ClassVar[bool] = False  # 807: several turn markers
+    #: the rule that limits attacks to neighbours (809.3c, 811.4)
+    adjacent_attack_rule: ClassVar[str] = "811.4"
+    #: the rule that lets teammates review each other's hands, if any (808.5, 810.5)
+    hand_review_rule: ClassVar[str | None] = None
 
-    def team_life(self, heads: int) -> int:
-        """CR 810.4, 810.11: 30, plus 15 for each head beyond two."""
-        return self.starting_life + 15 * max(0, heads - 2) if self.shared_life else \
-            self.starting_life
+    # -------------------------------------------------------------- seating (103.1)
 
-    def poison_limit(self, heads: int) -> int:
-        """CR 704.5c: ten; CR 704.6b, 810.11: fifteen for a 2HG team, plus five a head."""
-        return 15 + 5 * max(0, heads - 2) if self.shared_life else 10
+    def check_teams(self, seats: list[str], teams: dict[str, str]) -> None:
+        """Raise unless the teams are seated as the variant says (808.2, 809.2, 810.3:
+        each team together)."""
+        n = len(seats)
+        changes = sum(1 for i in range(n) if teams[seats[i]] != teams[seats[(i + 1) % n]])
+        if changes != len(set(teams.values())):
+            raise InvalidCommand("players", f"in {self.name} each team sits together "
+                                            "(808.2, 809.2, 810.3)")
+
+    def check_team_sizes(self, sizes: Counter[str]) -> None:
+        """Raise unless the teams' sizes fit the variant (810.1, 809.1)."""
+
+    def random_seating(self, rng: Rng, names: list[str], given: dict[str, str | None]
+                       ) -> list[str]:
+        """A random seating that keeps the variant's rules (103.1, 800.5)."""
+        if not self.team_play:
+            return rng.shuffled(names)
+        return [p for g in self._shuffled_teams(rng, names, given) for p in g]
+
+    @staticmethod
+    def _shuffled_teams(rng: Rng, names: list[str], given: dict[str, str | None]
+                        ) -> list[list[str]]:
+        by_team: dict[str, list[str]] = {}
+        for p in names:
+            by_team.setdefault(str(given.get(p)), []).append(p)
+        order = rng.shuffled(sorted(by_team))
+        return [rng.shuffled(by_team[team]) for team in order]
+
+    def bot_team_size(self, players: int) -> int | None:
+        """The team size of a game among bots (`arbiter play`), or None without teams."""
+        return max(1, players // 2) if self.team_play else None
+
+    def check_options(self, deploy_creatures: bool | None) -> None:
+        """Raise on an option the variant doesn't use."""
+
+    # -------------------------------------------------------------- the start (103)
 
     def first_player(self, seats: list[str], teams: dict[str, str]) -> str:
-        """Who starts. 808.4: the first team's centre seat (left of the midpoint when
-        even); 809.4: the first team's emperor; otherwise the first seat (103.1)."""
-        if self.name in ("team_vs_team", "emperor"):
-            members = team_seats(seats, teams, seats[0])
-            # Seats run to each player's left, so "left of the midpoint" is index n//2.
-            return members[len(members) // 2]
+        """Who starts (103.1): the first seat as given or randomly seated."""
         return seats[0]
 
+    def first_player_skips_draw(self, n_players: int) -> bool:
+        """CR 103.8a: in a two-player game the starting player skips the first draw;
+        103.8c: in other multiplayer games nobody does."""
+        return n_players == 2
+
+    def team_life(self, heads: int) -> int:
+        return self.starting_life
+
+    def poison_limit(self, heads: int) -> int:
+        """CR 704.5c: ten poison counters."""
+        return 10
+
     def emperors(self, seats: list[str], teams: dict[str, str]) -> list[str]:
-        """CR 809.2: each team's emperor sits in its middle seat (809.6: for an even
-        team, the one left of the midpoint, as 808.4 counts it)."""
-        if self.name != "emperor":
-            return []
-        out = []
-        for team in dict.fromkeys(teams[p] for p in seats):
-            members = team_seats(seats, teams, next(p for p in seats if teams[p] == team))
-            out.append(members[len(members) // 2])
-        return out
+        return []
 
     def ranges(self, seats: list[str], teams: dict[str, str],
                option: int | None) -> dict[str, int]:
-        """CR 801.2a; 809.3a emperors 2 and generals 1, which is 809.6a's rule for teams
-        of three; otherwise the chosen range, or the variant's default (807.2a, 811.2a)."""
-        if self.name == "emperor":
-            return emperor_ranges(seats, teams, self.emperors(seats, teams))
+        """CR 801.2a: the chosen range, or the variant's default (807.2a, 811.2a)."""
         option = option if option is not None else self.default_range
-        if option is None:
-            return {}
-        return dict.fromkeys(seats, option)
+        return {} if option is None else dict.fromkeys(seats, option)
+
+    def place_markers(self, t: Txn, seats: list[str], first: str, turn: int, step: str,
+                      markers: dict[int, str], skip_draw: bool, rule: str) -> None:
+        """The turn marker as the game begins (103.8) or a position is set up (500.1):
+        one, with the first player (`markers` is for variants with several, 807.4)."""
+        t.emit(ev.MarkerPlaced(marker=1, holder=first, turn=turn, step=step,
+                               skip_draw=skip_draw, rule=rule))
+
+    # -------------------------------------------------------------- during the game
+
+    def may_review_hand(self, s: GameState, seat: str, owner: str) -> bool:
+        """Whether `seat` may look at teammate `owner`'s hand (808.5, 809.7, 810.5)."""
+        return self.hand_review_rule is not None
+
+    def turn_ended(self, t: Txn, m: Marker) -> bool:
+        """The variant's own turn structure as a turn ends (807.4): True when it took over
+        from the ordinary next turn (500.7, 101.4)."""
+        return False
+
+    def untapping(self, t: Txn, m: Marker) -> None:
+        """As an untap step begins, before permanents untap (807.4)."""
+
+    def players_left(self, t: Txn, players: list[str]) -> None:
+        """What the variant does as players leave the game (807.4c, 807.4e-g)."""
 
 
-def _distance(seats: list[str], a: str, b: str) -> int:
-    """Seats between two players around the table, the shorter way (801.2)."""
-    n = len(seats)
-    d = abs(seats.index(a) - seats.index(b))
-    return min(d, n - d)
+VARIANTS: Registry[str, Variant] = Registry("variant")
+#: the variants whose issues have not landed: named, refused as not supported yet
+NOT_YET = ("commander", "planechase", "vanguard", "archenemy")
 
 
-def emperor_ranges(seats: list[str], teams: dict[str, str],
-                   emperors: list[str]) -> dict[str, int]:
-    """CR 809.6a: each general's range is the smallest that puts one general of an
-    opposing team within it as the game begins; each emperor's, the smallest that puts
-    two there. With teams of three this is 809.3a's 1 and 2."""
-    out: dict[str, int] = {}
-    for p in seats:
-        generals = sorted(_distance(seats, p, q) for q in seats
-                          if teams[q] != teams[p] and q not in emperors)
-        need = 2 if p in emperors else 1
-        out[p] = generals[need - 1] if len(generals) >= need else len(seats) // 2
-    return out
+def variant(cls: type[Variant]) -> type[Variant]:
+    """Register the decorated variant class by its name."""
+    VARIANTS.add(cls.name, cls())
+    return cls
 
 
-def team_seats(seats: list[str], teams: dict[str, str], player: str) -> list[str]:
-    """`player`'s team in its seats from right to left (each next seat is to the left
-    of the previous one), starting with the rightmost seat from the team's own
-    perspective: the seat whose right-hand neighbour isn't a teammate (805.2). A team
-    may sit across the end of the seating list."""
-    team = teams[player]
-    n = len(seats)
-    members = [i for i in range(n) if teams[seats[i]] == team]
-    starts = [i for i in members if teams[seats[(i - 1) % n]] != team]
-    first = starts[0] if starts else members[0]
-    return [seats[(first + k) % n] for k in range(n) if teams[seats[(first + k) % n]] == team]
+variant(Variant)
 
 
-TWO_PLAYER = Variant("two_player", max_players=2)
-# 806.1: individuals; 806.2: options chosen before play; 806.2a: a range of influence,
-# if used, is the same for each player; 806.2b: one attack option, by default attack
-# multiple players (the spec); 806.2c: no deploy creatures (setup rejects it).
-FREE_FOR_ALL = Variant("free_for_all")
-# 810.1-810.4: two teams of two (or more, 810.11) seated together, shared team turns
-# (805) and a shared life total from 30; 810.5: only life and poison are shared.
-TWO_HEADED_GIANT = Variant("two_headed_giant", starting_life=30, min_players=4,
-                           team_play=True, shared_team_turns=True, shared_life=True,
-                           equal_teams=True)  # 810
-# 808.1: two or more teams of any size; 808.3, 808.3a: attack multiple players by
-# default; 808.3b: no deploy creatures or range of influence unless chosen; 808.5: teams
-# don't share resources (nothing in the engine lets a player use another's cards).
-TEAM_VS_TEAM = Variant("team_vs_team", min_players=2, team_play=True)
-# 809.1-809.3: teams of three (or more, 809.6), emperor in the middle, ranges 809.3a and
-# 809.6a, deploy creatures 809.3b, attacks only on neighbours 809.3c; 809.5: a team wins,
-# loses or draws with its emperor (sba.py); 809.7: teams don't share resources.
-EMPEROR = Variant("emperor", min_players=6, team_play=True, deploy_creatures=True,
-                  attack_adjacent_only=True, equal_teams=True)
-GRAND_MELEE = Variant("grand_melee", min_players=2, default_attack="left", default_range=1,
-                      grand_melee=True)  # 807.2
-# 811.1: equal teams; 811.2: options before play: range 2 (811.2a), one attack option
-# (811.2b, attack multiple by default), no deploy creatures (811.2c); 811.3: seated apart
-# (setup.py); 811.4: attacks only on neighbours; 811.5: teams don't share resources.
-ALTERNATING_TEAMS = Variant("alternating_teams", min_players=4, team_play=True,
-                            attack_adjacent_only=True, equal_teams=True,
-                            default_range=2)  # 811; 811.2a: range 2 by default
-
-_VARIANTS = {v.name: v for v in (TWO_PLAYER, FREE_FOR_ALL, TWO_HEADED_GIANT, TEAM_VS_TEAM,
-                                 EMPEROR, ALTERNATING_TEAMS, GRAND_MELEE)}
-KNOWN_VARIANTS = (
-    "two_player", "free_for_all", "two_headed_giant", "grand_melee", "team_vs_team",
-    "emperor", "alternating_teams", "commander", "planechase", "vanguard", "archenemy",
-)
+def known_variants() -> tuple[str, ...]:
+    return (*VARIANTS, *NOT_YET)
 
 
 def get_variant(name: str) -> Variant:
-    v = _VARIANTS.get(name)
+    v = VARIANTS.get(name)
     if v is None:
-        if name in KNOWN_VARIANTS:
+        if name in NOT_YET:
             raise UnsupportedVariant(name)
         raise InvalidCommand("variant", f"unknown variant {name!r}")
     return v
 
 
-# ------------------------------------------------------------------ seating helpers
+def variant_of(s: GameState) -> Variant:
+    """The game's variant (the two-player game for a state not started)."""
+    return VARIANTS.table.get(s.variant) or _BASE
 
 
-def turn_order_from(s: GameState, player: str) -> list[str]:
-    """Players still in the game in turn order starting with `player` (CR 101.4, 800.4a);
-    if `player` has left, start from the next seat to their left."""
-    seats = s.seats
-    i = seats.index(player)
-    ordered = seats[i:] + seats[:i]
-    return [p for p in ordered if not s.players[p].left]
-
-
-def next_in_turn_order(s: GameState, player: str) -> str | None:
-    """The next player to the left still in the game (CR 101.4, 806.3)."""
-    seats = s.seats
-    i = seats.index(player)
-    for k in range(1, len(seats) + 1):
-        p = seats[(i + k) % len(seats)]
-        if not s.players[p].left:
-            return p
-    return None
-
-
-def next_turn_player(s: GameState, holder: str) -> str | None:
-    """Who takes the next turn: the next player to the left, or with shared team turns
-    the first player of the next team (CR 805.4)."""
-    if not s.shared_team_turns:
-        return next_in_turn_order(s, holder)
-    team = s.players[holder].team
-    for p in turn_order_from(s, holder):
-        if s.players[p].team != team:
-            return team_representative(s, p)
-    return None
-
-
-def team_representative(s: GameState, player: str) -> str:
-    """The team's primary player still in the game: the rightmost seat from the team's
-    perspective (805.2). With shared team turns the team's turns, priority and choices
-    go through this seat; any teammate may act for the team (805.5a)."""
-    teams = {p: s.players[p].team for p in s.seats}
-    members = [p for p in team_seats(s.seats, teams, player) if not s.players[p].left]
-    return members[0] if members else player
-
-
-def apnap_order(s: GameState, holder: str) -> list[str]:
-    """Players still in the game in APNAP order (101.4) from the active player; with
-    shared team turns, each player of the active team, then each nonactive team in
-    turn order (805.6, 805.7), every team from its primary player."""
-    order = turn_order_from(s, holder)
-    if not s.shared_team_turns:
-        return order
-    teams = {p: s.players[p].team for p in s.seats}
-    out: list[str] = []
-    for p in order:
-        if p not in out:
-            out += [q for q in team_seats(s.seats, teams, p) if not s.players[q].left]
-    return out
-
-
-def active_players(s: GameState, holder: str) -> list[str]:
-    """The active player, or each member of the active team (805.4a)."""
-    if s.shared_team_turns:
-        teams = {p: s.players[p].team for p in s.seats}
-        return [p for p in team_seats(s.seats, teams, holder) if not s.players[p].left]
-    return [] if s.players[holder].left else [holder]
-
-
-def opponents(s: GameState, player: str) -> list[str]:
-    """Opponents still in the game (CR 102.2, 102.3): players on other teams."""
-    team = s.players[player].team
-    return [p for p in s.in_game() if s.players[p].team != team]
-
-
-def teammates(s: GameState, player: str) -> list[str]:
-    """Other players on `player`'s team still in the game (CR 102.3)."""
-    team = s.players[player].team
-    return [p for p in s.in_game() if s.players[p].team == team and p != player]
+_BASE = Variant()

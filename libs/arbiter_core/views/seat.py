@@ -31,10 +31,9 @@ from arbiter_core.kernel.state import (
     Waiting,
 )
 from arbiter_core.layers.characteristics import is_creature, power_toughness
+from arbiter_core.variants.base import variant_of
 
 HIDDEN_ZONES = frozenset({"hand", "library"})
-#: variants whose teammates may review each other's hands (808.5, 809.7, 810.5)
-TEAM_HAND_REVIEW = frozenset({"team_vs_team", "emperor", "two_headed_giant"})
 SPECTATOR = "*spectator*"  # the viewer of `spectator_view` (never a player's name)
 FACE_DOWN_NAME = "face-down card"
 
@@ -176,13 +175,7 @@ def sees_hand(state: GameState, seat: str | None, owner: str) -> bool:
     me, them = state.players.get(seat), state.players.get(owner)
     if me is None or them is None or me.team != them.team:
         return False
-    if state.variant in TEAM_HAND_REVIEW:
-        return True
-    if state.variant == "alternating_teams":
-        seats = list(state.seats)
-        i, j = seats.index(seat), seats.index(owner)
-        return abs(i - j) in (1, len(seats) - 1)
-    return False
+    return variant_of(state).may_review_hand(state, seat, owner)
 
 
 def face_name(o: Obj, seat: str | None) -> str:

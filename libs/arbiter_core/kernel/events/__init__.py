@@ -5,16 +5,16 @@ and the `rule` (a CR number from the committed index, `rules_index.py`). Outcome
 randomness (shuffles, random discards) are inside the events, so a replay is exact.
 
 The models live in submodules by subject (game, turn, stack, objects, combat); this
-package is the one place to import them from, with the `Event` union.
+package is the one place to import them from. A rule package may define events of its
+own beside its rule: every `EventBase` subclass is registered by its `type`.
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+from pydantic import ValidationError
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from pydantic import Field, TypeAdapter
-
-from arbiter_core.kernel.events.base import CardSetup, EventBase
+from arbiter_core.kernel.events.base import EVENT_TYPES, CardSetup, EventBase
 from arbiter_core.kernel.events.combat import (
     AttackersDeclared,
     BandBlocked,
@@ -105,98 +105,43 @@ from arbiter_core.kernel.events.turn import (
     WorkQueued,
 )
 
-Event = Annotated[
-    GameStarted
-    | CardsPut
-    | MarkerPlaced
-    | MarkerPassed
-    | MarkerDesignatedForRemoval
-    | MarkerRemoved
-    | ExtraTurnDeferred
-    | NormalTurnOwed
-    | LibraryShuffled
-    | CardDrawn
-    | DrawFromEmptyLibraryAttempted
-    | StateCheckpointed
-    | TurnBegan
-    | StepBegan
-    | PermanentsUntapped
-    | PermanentTapped
-    | WorkQueued
-    | PriorityGiven
-    | PriorityPassed
-    | DecisionRequested
-    | LandPlayed
-    | ManaAdded
-    | ManaSpent
-    | ManaEmptied
-    | SpellCast
-    | AbilityActivated
-    | AbilityTriggered
-    | TriggerPutOnStack
-    | TriggerTargetsAsked
-    | TriggerTargetsChosen
-    | TriggerRemoved
-    | CardCycled
-    | CopyChosen
-    | BecameCopy
-    | StackItemResolved
-    | StackItemCountered
-    | ResolutionPaused
-    | TeamMemberChosen
-    | ChooserChosen
-    | ModeChosen
-    | OptionalActionChosen
-    | LifePaymentChosen
-    | ObjectMoved
-    | ObjectCeasedToExist
-    | DamageDealt
-    | LifeGained
-    | PoisonCountersChanged
-    | CountersPut
-    | EffectCreated
-    | EffectEnded
-    | EffectUsed
-    | PermanentBecameCreature
-    | LifeLost
-    | ControlChanged
-    | ColorChosen
-    | PlayerChosen
-    | LoopPositionRecorded
-    | LoopWatchReset
-    | DelayedTriggerCreated
-    | DelayedAbilityTriggered
-    | DelayedTriggerRemoved
-    | DamageWoreOff
-    | AttackersDeclared
-    | BandBlocked
-    | CombatDamageAssigned
-    | BlockersDeclared
-    | FirstStrikeDamageDealt
-    | CombatEnded
-    | TokenCreated
-    | Attached
-    | Unattached
-    | CountersRemoved
-    | StateBasedActionsChecked
-    | ExtraTurnAdded
-    | PlayerLost
-    | PlayerConceded
-    | PlayerLeftGame
-    | PlayerDrew
-    | GameEnded,
-    Field(discriminator="type"),
-]
+Event = EventBase
+"""Any event: the registered event classes all derive from `EventBase`."""
 
-EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
+
+def event_class(type_: str) -> type[EventBase]:
+    """The event class registered under `type_` (`MissingEntry` if none is)."""
+    return EVENT_TYPES[type_]
+
+
+def _unknown(type_: object) -> ValidationError:
+    """The error pydantic gives for a tagged union's unknown tag."""
+    return ValidationError.from_exception_data("Event", [InitErrorDetails(
+        type=PydanticCustomError("union_tag_invalid",
+                                 "no event type {tag!r} is registered", {"tag": str(type_)}),
+        loc=("type",), input=type_)])
 
 
 def event_from_dict(data: dict[str, object]) -> Event:
-    """Decode an event from its stored payload (the `type` field selects the model)."""
-    return EVENT_ADAPTER.validate_python(data)
+    """Decode an event from its stored payload (the `type` field selects the model); an
+    unknown type is a `ValidationError`, as any other invalid payload."""
+    type_ = data.get("type")
+    cls = EVENT_TYPES.table.get(type_) if isinstance(type_, str) else None
+    if cls is None:
+        raise _unknown(type_)
+    return cls.model_validate(data)
+
+
+def event_from_json(type_: str, blob: bytes) -> Event:
+    """Decode and validate an event's JSON (with its envelope) as the class of `type_`."""
+    cls = EVENT_TYPES.table.get(type_)
+    if cls is None:
+        raise _unknown(type_)
+    return cls.model_validate_json(blob)
+
 
 __all__ = [
-    "EVENT_ADAPTER",
+    "EVENT_TYPES",
     "AbilityActivated",
     "AbilityTriggered",
     "Attached",
@@ -279,5 +224,7 @@ __all__ = [
     "TurnBegan",
     "Unattached",
     "WorkQueued",
+    "event_class",
     "event_from_dict",
+    "event_from_json",
 ]

@@ -1,0 +1,171 @@
+"""Which state-based actions apply now (CR 704.5, 704.6): the players who lose, what
+happens to objects, and legendary permanents that share a name (704.5j, a decision).
+The check itself, which performs them, is `check`.
+
+Implemented: 704.5a, b, c, d, f, g, h, i, j (a real decision), k (with 801.12), m, n,
+p, q; 704.6a-b for Two-Headed Giant. 704.5s comes with Sagas.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from arbiter_core.cards.model import CantLose, CardDefinition, NoLossForZeroLife
+from arbiter_core.kernel.memo import StateMemo
+from arbiter_core.kernel.state import GameState, Marker, Obj
+from arbiter_core.layers.characteristics import (
+    Statics,
+    definition,
+    is_creature,
+    power_toughness,
+    static_holders,
+)
+from arbiter_core.multiplayer.influence import object_in_range
+
+
+def _player_actions(s: GameState) -> list[tuple[str, str]]:
+    """(player, rule) for players who lose: 704.5a life, 704.5b empty draw, 704.5c poison."""
+    out = []
+    team_rule = s.shared_life  # 704.6a/b, 810.8c/d: a Two-Headed Giant team's life, poison
+    angels = static_holders(s, CantLose)
+    transcended = static_holders(s, NoLossForZeroLife)
+    for p in s.in_game():
+        pl = s.players[p]
+        side = s.team_of(p) if s.shared_life else [p]  # 810.8a: as a team
+        if not angels.isdisjoint(side):  # Platinum Angel (104.3)
+            continue
+        if pl.life <= 0 and transcended.isdisjoint(side):
+            out.append((p, "704.6a" if team_rule else "704.5a"))
+        elif pl.drew_from_empty:
+            out.append((p, "704.5b"))
+        elif pl.poison >= s.poison_limit:
+            out.append((p, "704.6b" if team_rule else "704.5c"))
+    return out
+
+
+Board = list[tuple[Obj, CardDefinition]]  # each permanent with its characteristics
+
+
+def _board(s: GameState) -> Board:
+    return [(o, definition(o)) for o in map(s.objects.__getitem__, s.battlefield)]
+
+
+def _object_actions(s: GameState, board: Board) -> list[tuple[str, int, str]]:
+    """(action, object, rule) for the object SBAs. Each creature is measured against
+    one index of the static effects (`Statics`)."""
+    out: list[tuple[str, int, str]] = []
+    objects = s.objects
+    # 704.5d: a token in any zone but the battlefield - a player's zone: none is on a
+    # stack, as a token that has left the battlefield can't move again (111.8)
+    libraries = _LIBRARY_TOKENS
+    tokens: tuple[int, ...] | list[int]
+    for (_, zone), ids in s.zones.items():
+        if zone == "library":
+            hit = libraries.get(id(ids))
+            tokens = hit[1] if hit is not None and hit[0] is ids else _library_tokens(ids, objects)
+        else:
+            tokens = [oid for oid in ids if objects[oid].token is not None]
+        if tokens:
+            out += [("cease", oid, "704.5d") for oid in tokens]
+    effects: Statics | None = None
+    for o, d in board:
+        oid = o.id
+        creature = "Creature" in d.types
+        if creature:
+            if effects is None:
+                effects = Statics(s)
+            toughness = power_toughness(s, o, effects, d)[1]
+            if toughness <= 0:
+                out.append(("graveyard", oid, "704.5f"))
+            elif o.damage >= toughness:
+                out.append(("graveyard", oid, "704.5g"))
+            elif o.deathtouch_hit and o.damage > 0:
+                out.append(("graveyard", oid, "704.5h"))
+        if "Planeswalker" in d.types and o.counter("loyalty") <= 0:
+            out.append(("graveyard", oid, "704.5i"))  # loyalty 0 (306.5c)
+        if "Aura" in d.subtypes:
+            host = objects.get(o.attached_to) if o.attached_to is not None else None
+            if host is None or host.zone != "battlefield" or not is_creature(host):
+                out.append(("graveyard", oid, "704.5m"))
+            elif not object_in_range(s, o.controller, host):
+                out.append(("graveyard", oid, "801.8"))
+        elif "Equipment" in d.subtypes and o.attached_to is not None:
+            host = objects.get(o.attached_to)
+            if host is None or host.zone != "battlefield" or not is_creature(host):
+                out.append(("unattach", oid, "704.5n"))
+            elif not object_in_range(s, o.controller, host):
+                # 301.5d: the equipped creature may have another controller; only a
+                # creature outside the Equipment controller's range is illegal (801.9).
+                out.append(("unattach", oid, "801.9"))
+        elif creature and o.attached_to is not None:
+            out.append(("unattach", oid, "704.5p"))
+        if o.counters and o.counter("+1/+1") and o.counter("-1/-1"):
+            out.append(("annihilate", oid, "704.5q"))
+    out += _world_rule(s, board)
+    return out
+
+
+# Libraries are most of a large game's objects and rarely change: which tokens each
+# holds is kept by the library list's identity. A state's zone list is never changed once
+# stored (`GameState.zone_for_update` replaces it with a changed copy), and the entry
+# holds the list, so its id can't be reused while the entry exists.
+_LIBRARY_TOKENS: dict[int, tuple[list[int], tuple[int, ...]]] = {}
+_LIBRARY_CACHE_MAX = 20_000
+
+
+def _library_tokens(ids: list[int], objects: dict[int, Obj]) -> tuple[int, ...]:
+    """CR 704.5d in a library: the tokens in it (an effect put them there; a token's
+    object stays a token, 111.8), kept for the list (looked up in `_object_actions`)."""
+    found = tuple(oid for oid in ids if objects[oid].token is not None)
+    if len(_LIBRARY_TOKENS) >= _LIBRARY_CACHE_MAX:
+        _LIBRARY_TOKENS.clear()
+    _LIBRARY_TOKENS[id(ids)] = (ids, found)
+    return found
+
+
+def _world_rule(s: GameState, board: Board) -> list[tuple[str, int, str]]:
+    """CR 704.5k, the world rule: of two or more world permanents all but the one that
+    has been a world permanent for the shortest time go to their owners' graveyards (all
+    of them on a tie). 801.12: with limited range of influence it applies to a permanent
+    only if another world permanent is within its controller's range."""
+    worlds = [o for o, d in board if "World" in d.supertypes]
+    out: list[tuple[str, int, str]] = []
+    for w in worlds:
+        rivals = [x for x in worlds if x.id != w.id and object_in_range(s, w.controller, x)]
+        if any(x.timestamp >= w.timestamp for x in rivals):
+            out.append(("graveyard", w.id, "801.12" if s.influence else "704.5k"))
+    return out
+
+
+def _legend_conflicts(board: Board) -> list[tuple[str, list[int]]]:
+    """CR 704.5j: a player controls two or more legendary permanents with one name."""
+    groups: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for o, d in board:
+        if "Legendary" in d.supertypes:
+            groups[(o.controller, o.name)].append(o.id)
+    return [(c, ids) for (c, _), ids in sorted(groups.items()) if len(ids) > 1]
+
+
+Found = tuple[tuple[tuple[str, str], ...], tuple[tuple[str, int, str], ...],
+              tuple[tuple[str, tuple[int, ...]], ...]]
+
+
+def _find(s: GameState) -> Found:
+    """Everything a check would do now: losers, object actions, legend-rule conflicts."""
+    board = _board(s)  # each permanent's characteristics, looked up once per check
+    return (tuple(_player_actions(s)), tuple(_object_actions(s, board)),
+            tuple((c, tuple(ids)) for c, ids in _legend_conflicts(board)))
+
+
+# A check is asked for before every priority (117.5); between two checks usually only a
+# marker's priority or step has moved. No SBA, and no characteristic an SBA looks at
+# (layers.py), depends on who has priority, the step or combat: one that comes to must
+# take the field out of this list, or the check would miss a change.
+found = StateMemo(_find, GameState, Marker,
+                  ignore_marker_fields=frozenset({"pending", "passed", "step", "combat"}))
+
+
+def needs_check(s: GameState) -> bool:
+    return any(found(s))
+
+

@@ -1,0 +1,17 @@
+"""Drawing a card (CR 121): the top card of the library goes to the hand (121.1); a
+player who would draw from an empty library doesn't, and it is noted for the state-based
+action that makes them lose (121.4, 704.5b)."""
+
+from __future__ import annotations
+
+from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.txn import Txn
+
+
+def draw(t: Txn, player: str, rule: str) -> None:
+    """Draw the top card (CR 121.1); from an empty library, note it for 704.5b."""
+    library = t.s.zone(player, "library")
+    if not library:
+        t.emit(ev.DrawFromEmptyLibraryAttempted(player=player, rule="121.4"))
+        return
+    t.emit(ev.CardDrawn(player=player, obj=library[0], new_id=t.new_id(), rule=rule))
