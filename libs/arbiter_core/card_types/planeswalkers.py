@@ -18,13 +18,14 @@
 
 from __future__ import annotations
 
-from arbiter_core.cards.model import ActivatedAbility, EquipAbility
+from arbiter_core.cards.model import ActivatedAbility, CardDefinition, EquipAbility
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.errors import RuleViolation
 from arbiter_core.kernel.state import MAIN_STEPS, GameState, Marker, Obj, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import definition, is_type
 from arbiter_core.multiplayer.seating import active_players
+from arbiter_core.sba.conditions import object_sba
 from arbiter_core.stack.resolve import AS_ENTERS
 
 LOYALTY = "loyalty"
@@ -165,3 +166,11 @@ def attack_recipient(s: GameState, m: Marker, attacker: int) -> str | None:
 
 
 AS_ENTERS.add("all", enter_with_loyalty, order=10)  # a replacement effect (614.1c)
+
+
+@object_sba(order=10)
+def _no_loyalty(s: GameState, o: Obj, d: CardDefinition) -> tuple[str, str] | None:
+    """704.5i: a planeswalker with 0 loyalty goes to its owner's graveyard (306.5c)."""
+    if "Planeswalker" in d.types and o.counter(LOYALTY) <= 0:
+        return ("graveyard", "704.5i")
+    return None

@@ -21,14 +21,16 @@ what the card says. Layout rules, chosen to reproduce Oracle wording:
 
 from __future__ import annotations
 
-from arbiter_core.cards import render_choices
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from arbiter_core.cards import render_choices, wording_base, wording_multiplayer
 from arbiter_core.cards.model import (
     Ability,
     ActivatedAbility,
     AddMana,
     CardDefinition,
     Cost,
-    CyclingAbility,
     EnchantAbility,
     EquipAbility,
     KeywordAbility,
@@ -36,21 +38,20 @@ from arbiter_core.cards.model import (
     StaticAbility,
     TriggeredAbility,
 )
-from arbiter_core.cards.render_effects import (
-    effects_text,
-)
+from arbiter_core.cards.model.base import KEYWORD_NAMES, KEYWORD_REMINDERS
+from arbiter_core.cards.render_effects import effects_text
 from arbiter_core.cards.render_words import (
     BASIC_LAND_MANA,
-    KEYWORD_NAMES,
-    KEYWORD_REMINDERS,
     TRIGGER_PHRASES,
     TRIGGER_REMINDERS,
     capitalise,
     cost_text,
     indefinite_article,
 )
+from arbiter_core.kernel.registry import Registry
 
-__all__ = ["render_ability", "render_oracle"]
+__all__ = ["ABILITY_WORDING", "ability_wording", "render_ability", "render_oracle"]
+_WORDINGS = (wording_base, wording_multiplayer)  # imported for their registrations
 
 
 def is_intrinsic_mana_ability(ability: Ability, card: CardDefinition) -> bool:
@@ -73,75 +74,102 @@ def keyword_text(ability: KeywordAbility) -> str:
     return KEYWORD_NAMES[ability.keyword]
 
 
+ABILITY_WORDING: Registry[type, Callable[[Any, CardDefinition], str]] = Registry(
+    "ability wording")
+A = TypeVar("A")
+
+
+def ability_wording(kind: type[A]) -> Callable[[Callable[[A, CardDefinition], str]],
+                                               Callable[[A, CardDefinition], str]]:
+    """Register the decorated function as the Oracle paragraph of an ability class (a
+    mechanic whose ability is a class of its own registers it beside its rule)."""
+    def add(fn: Callable[[A, CardDefinition], str]) -> Callable[[A, CardDefinition], str]:
+        ABILITY_WORDING.add(kind, fn)
+        return fn
+    return add
+
+
 def render_ability(ability: Ability, card: CardDefinition) -> str:
     """One ability as an Oracle paragraph, capitalised (keywords alone included)."""
-    if isinstance(ability, KeywordAbility):
-        text = capitalise(keyword_text(ability))
-        if ability.reminder:
-            text += f" ({KEYWORD_REMINDERS[ability.keyword]})"
-        return text
-    if isinstance(ability, SpellAbility) and ability.modes:  # CR 700.2
+    words = ABILITY_WORDING.get(type(ability))
+    if words is None:
+        raise TypeError(f"no wording for ability {ability!r}")
+    return words(ability, card)
+
+
+@ability_wording(KeywordAbility)
+def _keyword(ability: KeywordAbility, card: CardDefinition) -> str:
+    text = capitalise(keyword_text(ability))
+    if ability.reminder:
+        text += f" ({KEYWORD_REMINDERS[ability.keyword]})"
+    return text
+
+
+@ability_wording(SpellAbility)
+def _spell(ability: SpellAbility, card: CardDefinition) -> str:
+    if ability.modes:  # CR 700.2
         return render_choices.modes_text(
             ability, lambda effects: effects_text(effects, card, ability.targets))
-    if isinstance(ability, SpellAbility):
-        body = capitalise(effects_text(ability.effects, card, ability.targets))
-        extra = ability.extra_cost_per_target_beyond_first
-        if extra:
-            # A cost increase (CR 601.2f) is printed as its own paragraph first.
-            return (
-                f"This spell costs {{{extra}}} more to cast for each target beyond "
-                f"the first.\n{body}"
-            )
-        return body
-    if isinstance(ability, ActivatedAbility):
-        text = (
-            f"{cost_text(ability.cost)}: "
-            f"{capitalise(effects_text(ability.effects, card, ability.targets))}"
-        )
-        if ability.sorcery_speed:
-            text += " Activate only as a sorcery."  # CR 602.5d
-        if ability.any_player:
-            text += " Any player may activate this ability."  # CR 602.2
-        if ability.opponents_turn_before_combat:  # CR 602.5
-            text += " Activate only during an opponent's turn and only before combat."
-        if is_intrinsic_mana_ability(ability, card):
-            text = f"({text})"  # reminder text for CR 305.6
-        return text
-    if isinstance(ability, TriggeredAbility):
-        trigger = TRIGGER_PHRASES[ability.event].format(name=card.name)
-        # Intervening "if" clauses (CR 603.4).
-        conditions: list[str] = []
-        if ability.if_untapped:
-            conditions.append(f"{card.name} is untapped")
-        if ability.if_life_at_least is not None:
-            conditions.append(f"you have {ability.if_life_at_least} or more life")
-        condition = f", if {' and '.join(conditions)}" if conditions else ""
-        effects = effects_text(
-            ability.effects,
-            card,
-            ability.targets,
-            additional_draw=ability.event == "each_draw_step",
-            optional=ability.optional,
-        )
-        text = f"{trigger}{condition}, {effects}"
-        reminder = TRIGGER_REMINDERS.get(ability.event)
-        return f"{text} ({reminder})" if reminder else text
-    if isinstance(ability, StaticAbility):
-        return capitalise(effects_text(ability.effects, card))
-    if isinstance(ability, EnchantAbility):
-        text = f"Enchant {ability.what}"  # CR 702.5a
-        if ability.reminder:
-            text += (f" (Target {indefinite_article(ability.what)} {ability.what} as you cast "
-                     "this. This card enters the battlefield attached to that "
-                     f"{ability.what}.)")
-        return text
-    if isinstance(ability, EquipAbility):
-        return f"Equip {cost_text(ability.cost)}"  # CR 702.6a
-    if isinstance(ability, CyclingAbility):  # CR 702.29a
-        cost = cost_text(ability.cost)
-        text = f"Cycling {cost}"
-        return text + (f" ({cost}, Discard this card: Draw a card.)" if ability.reminder else "")
-    raise TypeError(f"no wording for ability {ability!r}")
+    body = capitalise(effects_text(ability.effects, card, ability.targets))
+    extra = ability.extra_cost_per_target_beyond_first
+    if extra:
+        # A cost increase (CR 601.2f) is printed as its own paragraph first.
+        return (f"This spell costs {{{extra}}} more to cast for each target beyond "
+                f"the first.\n{body}")
+    return body
+
+
+@ability_wording(ActivatedAbility)
+def _activated(ability: ActivatedAbility, card: CardDefinition) -> str:
+    text = (f"{cost_text(ability.cost)}: "
+            f"{capitalise(effects_text(ability.effects, card, ability.targets))}")
+    if ability.sorcery_speed:
+        text += " Activate only as a sorcery."  # CR 602.5d
+    if ability.any_player:
+        text += " Any player may activate this ability."  # CR 602.2
+    if ability.opponents_turn_before_combat:  # CR 602.5
+        text += " Activate only during an opponent's turn and only before combat."
+    if is_intrinsic_mana_ability(ability, card):
+        text = f"({text})"  # reminder text for CR 305.6
+    return text
+
+
+@ability_wording(TriggeredAbility)
+def _triggered(ability: TriggeredAbility, card: CardDefinition) -> str:
+    trigger = TRIGGER_PHRASES[ability.event].format(name=card.name)
+    # Intervening "if" clauses (CR 603.4).
+    conditions: list[str] = []
+    if ability.if_untapped:
+        conditions.append(f"{card.name} is untapped")
+    if ability.if_life_at_least is not None:
+        conditions.append(f"you have {ability.if_life_at_least} or more life")
+    condition = f", if {' and '.join(conditions)}" if conditions else ""
+    effects = effects_text(ability.effects, card, ability.targets,
+                           additional_draw=ability.event == "each_draw_step",
+                           optional=ability.optional)
+    text = f"{trigger}{condition}, {effects}"
+    reminder = TRIGGER_REMINDERS.get(ability.event)
+    return f"{text} ({reminder})" if reminder else text
+
+
+@ability_wording(StaticAbility)
+def _static(ability: StaticAbility, card: CardDefinition) -> str:
+    return capitalise(effects_text(ability.effects, card))
+
+
+@ability_wording(EnchantAbility)
+def _enchant(ability: EnchantAbility, card: CardDefinition) -> str:
+    text = f"Enchant {ability.what}"  # CR 702.5a
+    if ability.reminder:
+        text += (f" (Target {indefinite_article(ability.what)} {ability.what} as you cast "
+                 "this. This card enters the battlefield attached to that "
+                 f"{ability.what}.)")
+    return text
+
+
+@ability_wording(EquipAbility)
+def _equip(ability: EquipAbility, card: CardDefinition) -> str:
+    return f"Equip {cost_text(ability.cost)}"  # CR 702.6a
 
 
 def render_oracle(card: CardDefinition) -> str:

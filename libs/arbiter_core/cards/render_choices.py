@@ -1,5 +1,4 @@
-"""Wording for modal spells and the effects of chosen players, life paid at once and
-persist (CR 700.2, 614.12, 800.4i, 119.4, 702.79a); `render.py` calls these.
+"""Wording for modal spells (CR 700.2); `render.py` calls it.
 
 Modes (CR 700.2) are printed as a bulleted list after the instruction to choose ("An
 opponent chooses one —", 700.2e). Within a mode, effects share one sentence joined by
@@ -11,37 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from arbiter_core.cards.model import (
-    ChooseOpponentAsEnters,
-    Effect,
-    PerCardInChosenPlayersHand,
-    PutCounterOnEachCreature,
-    ReturnWithCounter,
-    SacrificeUnlessPayLife,
-    SpellAbility,
-)
+from arbiter_core.cards.model import Effect, SpellAbility
 
 CHOOSERS = {"you": "Choose one —", "an_opponent": "An opponent chooses one —"}
-
-
-def effect_text(effect: Effect, name: str) -> str | None:
-    """One effect as a sentence starting lowercase, or None if it isn't one of these."""
-    if isinstance(effect, ChooseOpponentAsEnters):
-        return f"as {name} enters the battlefield, choose an opponent."  # CR 614.12
-    if isinstance(effect, PerCardInChosenPlayersHand):
-        change = f"{effect.power:+d}/{effect.toughness:+d}"
-        return f"{name} gets {change} for each card in the chosen player's hand."
-    if isinstance(effect, PutCounterOnEachCreature):
-        whose = "you control" if effect.whose == "you" else "that player controls"
-        return f"put a {effect.counter} counter on each creature {whose}."
-    if isinstance(effect, SacrificeUnlessPayLife):
-        amount = effect.amount if isinstance(effect.amount, int) else "X"
-        return (f"for each creature, its controller sacrifices it unless they pay {amount} "
-                "life.")
-    if isinstance(effect, ReturnWithCounter):
-        return ("return it to the battlefield under its owner's control with a "
-                f"{effect.counter} counter on it.")
-    return None
 
 
 def modes_text(ability: SpellAbility, sentence: Callable[[Sequence[Effect]], str]) -> str:

@@ -10,7 +10,6 @@ from arbiter_core.cards.model import (
     Amount,
     CardDefinition,
     Cost,
-    Keyword,
     PlayerRef,
     PTSubject,
     TargetKind,
@@ -20,54 +19,6 @@ from arbiter_core.cards.model import (
 )
 
 # ---------------------------------------------------------------- vocabulary
-
-KEYWORD_NAMES: dict[Keyword, str] = {
-    "flying": "flying",
-    "reach": "reach",
-    "vigilance": "vigilance",
-    "defender": "defender",
-    "haste": "haste",
-    "first_strike": "first strike",
-    "double_strike": "double strike",
-    "trample": "trample",
-    "deathtouch": "deathtouch",
-    "lifelink": "lifelink",
-    "persist": "persist",
-    "menace": "menace",
-    "banding": "banding",
-}
-
-# Reminder text for a keyword an effect grants until end of turn (CR 207.2a).
-GRANTED_REMINDERS: dict[Keyword, str] = {
-    "haste": "It can attack and {T} this turn.",
-}
-
-# Reminder text as the Oracle prints it for each keyword (CR 207.2a).
-KEYWORD_REMINDERS: dict[Keyword, str] = {
-    "flying": "This creature can't be blocked except by creatures with flying or reach.",
-    "reach": "This creature can block creatures with flying.",
-    "vigilance": "Attacking doesn't cause this creature to tap.",
-    "defender": "This creature can't attack.",
-    "haste": "This creature can attack and {T} as soon as it comes under your control.",
-    "first_strike": "This creature deals combat damage before creatures without first strike.",
-    "double_strike": "This creature deals both first-strike and regular combat damage.",
-    "trample": (
-        "This creature can deal excess combat damage to the player or planeswalker it's attacking."
-    ),
-    "deathtouch": "Any amount of damage this deals to a creature is enough to destroy it.",
-    "lifelink": "Damage dealt by this creature also causes you to gain that much life.",
-    "persist": (
-        "When this creature dies, if it had no -1/-1 counters on it, return it to the "
-        "battlefield under its owner's control with a -1/-1 counter on it."
-    ),
-    "menace": "This creature can't be blocked except by two or more creatures.",
-    "banding": (
-        "Any creatures with banding, and up to one without, can attack in a band. Bands are "
-        "blocked as a group. If any creatures with banding you control are blocking or being "
-        "blocked by a creature, you divide that creature's combat damage, not its controller, "
-        "among any of the creatures it's being blocked by or is blocking."
-    ),
-}
 
 COLOR_WORDS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
 

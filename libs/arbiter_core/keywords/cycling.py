@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arbiter_core.cards.model import CyclingAbility, DrawCards
+from arbiter_core.cards.model import CardDefinition, CyclingAbility, DrawCards
+from arbiter_core.cards.render import ability_wording
+from arbiter_core.cards.render_words import cost_text
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.actions import priority_actions
 from arbiter_core.kernel.commands import ActivateAbility, PlayerCommand
@@ -95,3 +97,11 @@ def _player_cycles(s: GameState, e: ev.CardCycled, current: int | None, before: 
     return each_triggered(s, None, "player_cycles", current,
                           lambda o, ab: player_in_range(s, o.controller, cycler),
                           that_player=cycler)
+
+
+@ability_wording(CyclingAbility)
+def _wording(ability: CyclingAbility, card: CardDefinition) -> str:
+    """"Cycling [cost]" (702.29a), with its reminder text when the Oracle prints it."""
+    cost = cost_text(ability.cost)
+    text = f"Cycling {cost}"
+    return text + (f" ({cost}, Discard this card: Draw a card.)" if ability.reminder else "")

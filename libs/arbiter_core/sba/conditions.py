@@ -9,9 +9,11 @@ p, q; 704.6a-b for Two-Headed Giant. 704.5s comes with Sagas.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 
 from arbiter_core.cards.model import CantLose, CardDefinition, NoLossForZeroLife
 from arbiter_core.kernel.memo import StateMemo
+from arbiter_core.kernel.registry import Hooks
 from arbiter_core.kernel.state import GameState, Marker, Obj
 from arbiter_core.layers.characteristics import (
     Statics,
@@ -50,59 +52,99 @@ def _board(s: GameState) -> Board:
     return [(o, definition(o)) for o in map(s.objects.__getitem__, s.battlefield)]
 
 
+Action = tuple[str, str]  # (what happens to the permanent, the rule)
+#: a state-based action for one permanent: (action, rule), or None
+ObjectCheck = Callable[[GameState, Obj, CardDefinition], "Action | None"]
+OBJECT_SBAS: Hooks[str, ObjectCheck] = Hooks("state-based action of a permanent")
+
+
+def object_sba(order: float) -> Callable[[ObjectCheck], ObjectCheck]:
+    """Register the decorated check of one permanent (704.5i, 704.5m, ...), asked of each
+    permanent in `order` after the creature checks (704.5f-h)."""
+    def add(check: ObjectCheck) -> ObjectCheck:
+        OBJECT_SBAS.add("all", check, order)
+        return check
+    return add
+
+
 def _object_actions(s: GameState, board: Board) -> list[tuple[str, int, str]]:
     """(action, object, rule) for the object SBAs. Each creature is measured against
     one index of the static effects (`Statics`)."""
+    out = _tokens_out_of_play(s)
+    effects: Statics | None = None
+    checks = OBJECT_SBAS["all"]
+    for o, d in board:
+        if "Creature" in d.types:
+            if effects is None:
+                effects = Statics(s)
+            lethal = _lethal(s, o, d, effects)
+            if lethal is not None:
+                out.append(("graveyard", o.id, lethal))
+        for check in checks:
+            found = check(s, o, d)
+            if found is not None:
+                out.append((found[0], o.id, found[1]))
+    out += _world_rule(s, board)
+    return out
+
+
+def _tokens_out_of_play(s: GameState) -> list[tuple[str, int, str]]:
+    """704.5d: a token in any zone but the battlefield - a player's zone: none is on a
+    stack, as a token that has left the battlefield can't move again (111.8)."""
     out: list[tuple[str, int, str]] = []
     objects = s.objects
-    # 704.5d: a token in any zone but the battlefield - a player's zone: none is on a
-    # stack, as a token that has left the battlefield can't move again (111.8)
-    libraries = _LIBRARY_TOKENS
     tokens: tuple[int, ...] | list[int]
     for (_, zone), ids in s.zones.items():
         if zone == "library":
-            hit = libraries.get(id(ids))
+            hit = _LIBRARY_TOKENS.get(id(ids))
             tokens = hit[1] if hit is not None and hit[0] is ids else _library_tokens(ids, objects)
         else:
             tokens = [oid for oid in ids if objects[oid].token is not None]
         if tokens:
             out += [("cease", oid, "704.5d") for oid in tokens]
-    effects: Statics | None = None
-    for o, d in board:
-        oid = o.id
-        creature = "Creature" in d.types
-        if creature:
-            if effects is None:
-                effects = Statics(s)
-            toughness = power_toughness(s, o, effects, d)[1]
-            if toughness <= 0:
-                out.append(("graveyard", oid, "704.5f"))
-            elif o.damage >= toughness:
-                out.append(("graveyard", oid, "704.5g"))
-            elif o.deathtouch_hit and o.damage > 0:
-                out.append(("graveyard", oid, "704.5h"))
-        if "Planeswalker" in d.types and o.counter("loyalty") <= 0:
-            out.append(("graveyard", oid, "704.5i"))  # loyalty 0 (306.5c)
-        if "Aura" in d.subtypes:
-            host = objects.get(o.attached_to) if o.attached_to is not None else None
-            if host is None or host.zone != "battlefield" or not is_creature(host):
-                out.append(("graveyard", oid, "704.5m"))
-            elif not object_in_range(s, o.controller, host):
-                out.append(("graveyard", oid, "801.8"))
-        elif "Equipment" in d.subtypes and o.attached_to is not None:
-            host = objects.get(o.attached_to)
-            if host is None or host.zone != "battlefield" or not is_creature(host):
-                out.append(("unattach", oid, "704.5n"))
-            elif not object_in_range(s, o.controller, host):
-                # 301.5d: the equipped creature may have another controller; only a
-                # creature outside the Equipment controller's range is illegal (801.9).
-                out.append(("unattach", oid, "801.9"))
-        elif creature and o.attached_to is not None:
-            out.append(("unattach", oid, "704.5p"))
-        if o.counters and o.counter("+1/+1") and o.counter("-1/-1"):
-            out.append(("annihilate", oid, "704.5q"))
-    out += _world_rule(s, board)
     return out
+
+
+def _lethal(s: GameState, o: Obj, d: CardDefinition, effects: Statics) -> str | None:
+    """704.5f toughness 0 or less; 704.5g lethal damage; 704.5h deathtouch damage."""
+    toughness = power_toughness(s, o, effects, d)[1]
+    if toughness <= 0:
+        return "704.5f"
+    if o.damage >= toughness:
+        return "704.5g"
+    if o.deathtouch_hit and o.damage > 0:
+        return "704.5h"
+    return None
+
+
+@object_sba(order=20)
+def _attachment(s: GameState, o: Obj, d: CardDefinition) -> Action | None:
+    """704.5m an Aura not attached to a creature (801.8: or outside its controller's
+    range), 704.5n an Equipment attached to a non-creature (801.9), 704.5p a creature
+    attached to something."""
+    if "Aura" in d.subtypes:
+        host = s.objects.get(o.attached_to) if o.attached_to is not None else None
+        if host is None or host.zone != "battlefield" or not is_creature(host):
+            return ("graveyard", "704.5m")
+        return None if object_in_range(s, o.controller, host) else ("graveyard", "801.8")
+    if "Equipment" in d.subtypes and o.attached_to is not None:
+        host = s.objects.get(o.attached_to)
+        if host is None or host.zone != "battlefield" or not is_creature(host):
+            return ("unattach", "704.5n")
+        # 301.5d: the equipped creature may have another controller; only a creature
+        # outside the Equipment controller's range is illegal (801.9).
+        return None if object_in_range(s, o.controller, host) else ("unattach", "801.9")
+    if "Creature" in d.types and o.attached_to is not None:
+        return ("unattach", "704.5p")
+    return None
+
+
+@object_sba(order=30)
+def _counters_annihilate(s: GameState, o: Obj, d: CardDefinition) -> Action | None:
+    """704.5q: +1/+1 and -1/-1 counters on one permanent are removed in pairs."""
+    if o.counters and o.counter("+1/+1") and o.counter("-1/-1"):
+        return ("annihilate", "704.5q")
+    return None
 
 
 # Libraries are most of a large game's objects and rarely change: which tokens each

@@ -177,11 +177,36 @@ def activate_ability(t: Txn, cmd: ActivateAbility) -> None:
     if o is not None and o.zone == "hand":
         _from_hand(t, cmd, o)
         return
+    o = _activatable(s, cmd, o)
+    if cmd.ability == len(definition(o).abilities):
+        deploy(t, cmd, m, o)
+        return
+    ab = _ability(o, cmd.ability)
+    if is_mana_ability(ab):
+        if not can_tap_for_cost(s, o):
+            raise RuleViolation("302.6", f"{o.name} can't be tapped now")
+        activate_mana_ability(t, cmd.player, o)
+        return
+    chosen = _equip_targets(s, m, cmd, o) if isinstance(ab, EquipAbility) else \
+        _ability_targets(s, m, cmd, o, ab)
+    if ab.cost.tap and not can_tap_for_cost(s, o):
+        rule = "302.6" if is_creature(o) and not o.tapped else "602.2b"
+        raise RuleViolation(rule, f"{o.name} can't be tapped to pay this cost")
+    half = life.half_rounded_up(t, cmd.player) if isinstance(
+        ab, ActivatedAbility) and ab.cost.pay_half_life else 0
+    forbidden = life.can_pay(s, cmd.player, half)
+    if forbidden is not None:  # 119.8, 810.9h: only 0 life can be paid
+        raise RuleViolation(forbidden, f"{cmd.player} can't pay {half} life")
+    _activated(t, m, cmd, o, ab, chosen, half)
+
+
+def _activatable(s: GameState, cmd: ActivateAbility, o: Obj | None) -> Obj:
+    """The permanent, if `cmd.player` may activate its abilities: 602.2, only the
+    controller, unless "any player may activate this ability" (Flailing Soldier) - and
+    then only a player within range (801.6); 701.35a, not while detained."""
     if o is None or o.zone != "battlefield":
         raise InvalidCommand("source", f"no permanent {cmd.source}")
     abilities = definition(o).abilities
-    # 602.2: only the controller activates, unless "any player may activate this
-    # ability" (Flailing Soldier) - and then only a player within range (801.6).
     asked = abilities[cmd.ability] if 0 <= cmd.ability < len(abilities) else None
     anyone = isinstance(asked, ActivatedAbility) and asked.any_player
     if o.controller != cmd.player and not anyone:
@@ -191,51 +216,50 @@ def activate_ability(t: Txn, cmd: ActivateAbility) -> None:
     if any(f.kind == "detain" and o.id in f.affected for f in s.effects):
         raise RuleViolation("701.35a", f"{o.name} is detained: its activated abilities "
                                        "can't be activated")
-    if cmd.ability == len(abilities):
-        deploy(t, cmd, m, o)
-        return
-    ab = _ability(o, cmd.ability)
-    if is_mana_ability(ab):
-        if not can_tap_for_cost(s, o):
-            raise RuleViolation("302.6", f"{o.name} can't be tapped now")
-        activate_mana_ability(t, cmd.player, o)
-        return
-    if isinstance(ab, EquipAbility):
-        if not sorcery_timing_ok(s, m, cmd.player):
-            raise RuleViolation("702.6a", "equip only as a sorcery")
-        chosen = check_choice(s, (TargetSpec(kind="creature"),), cmd.targets, cmd.player, o.id)
-        target = s.objects[int(parse(chosen[0][0])[1])]
-        if target.controller != cmd.player:
-            raise RuleViolation("702.6a", "equip targets a creature you control")
-        cost, tap = ab.cost.mana, ab.cost.tap
-    else:
-        if planeswalkers.is_loyalty_ability(ab):  # 606.3, 606.6
-            planeswalkers.check_loyalty(s, m, cmd.player, o, ab)
-        if ab.sorcery_speed and not sorcery_timing_ok(s, m, cmd.player):
-            raise RuleViolation("602.5d", "this ability is activated only as a sorcery")
-        if not activation_timing_ok(s, m, cmd.player, ab):
-            raise RuleViolation("602.5", "activate only during an opponent's turn and only "
-                                         "before combat")
-        chosen = check_choice(s, ab.targets, cmd.targets, cmd.player, o.id)
-        cost, tap = ab.cost.mana, ab.cost.tap
-    if tap and not can_tap_for_cost(s, o):
-        rule = "302.6" if is_creature(o) and not o.tapped else "602.2b"
-        raise RuleViolation(rule, f"{o.name} can't be tapped to pay this cost")
-    half = life.half_rounded_up(t, cmd.player) if isinstance(
-        ab, ActivatedAbility) and ab.cost.pay_half_life else 0
-    forbidden = life.can_pay(s, cmd.player, half)
-    if forbidden is not None:  # 119.8, 810.9h: only 0 life can be paid
-        raise RuleViolation(forbidden, f"{cmd.player} can't pay {half} life")
+    return o
+
+
+def _equip_targets(s: GameState, m: Marker, cmd: ActivateAbility, o: Obj
+                   ) -> tuple[tuple[str, ...], ...]:
+    """CR 702.6a: equip only as a sorcery, targeting a creature you control."""
+    if not sorcery_timing_ok(s, m, cmd.player):
+        raise RuleViolation("702.6a", "equip only as a sorcery")
+    chosen = check_choice(s, (TargetSpec(kind="creature"),), cmd.targets, cmd.player, o.id)
+    target = s.objects[int(parse(chosen[0][0])[1])]
+    if target.controller != cmd.player:
+        raise RuleViolation("702.6a", "equip targets a creature you control")
+    return chosen
+
+
+def _ability_targets(s: GameState, m: Marker, cmd: ActivateAbility, o: Obj,
+                     ab: ActivatedAbility) -> tuple[tuple[str, ...], ...]:
+    """The timing rules of the ability (606.3 and 606.6 for loyalty abilities, 602.5d,
+    602.5), then its targets (602.2b, 115)."""
+    if planeswalkers.is_loyalty_ability(ab):  # 606.3, 606.6
+        planeswalkers.check_loyalty(s, m, cmd.player, o, ab)
+    if ab.sorcery_speed and not sorcery_timing_ok(s, m, cmd.player):
+        raise RuleViolation("602.5d", "this ability is activated only as a sorcery")
+    if not activation_timing_ok(s, m, cmd.player, ab):
+        raise RuleViolation("602.5", "activate only during an opponent's turn and only "
+                                     "before combat")
+    return check_choice(s, ab.targets, cmd.targets, cmd.player, o.id)
+
+
+def _activated(t: Txn, m: Marker, cmd: ActivateAbility, o: Obj,
+               ab: ActivatedAbility | EquipAbility, chosen: tuple[tuple[str, ...], ...],
+               half: int) -> None:
+    """The ability goes on the stack and its costs are paid (602.2, 602.2b): tapping,
+    loyalty (606.4), life (119.4; 810.9a: half the team's total in 2HG), mana."""
     t.emit(ev.AbilityActivated(player=cmd.player, source=o.id, ability=cmd.ability,
                                item=t.new_id(), marker=m.number,
                                targets=[list(g) for g in chosen], rule="602.2"))
-    if tap:
+    if ab.cost.tap:
         t.emit(ev.PermanentTapped(obj=o.id, rule="602.2b"))
     if isinstance(ab, ActivatedAbility):
         planeswalkers.pay_loyalty(t, o, ab)  # 606.4
-    if half:  # CR 119.4; 810.9a: half the team's total in 2HG
+    if half:
         life.lose(t, cmd.player, half, "119.4")
-    pay(t, cmd.player, parse_cost(cost), cmd.pay)
+    pay(t, cmd.player, parse_cost(ab.cost.mana), cmd.pay)
     queue_priority(t, m.number, cmd.player)
 
 

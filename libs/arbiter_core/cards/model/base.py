@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import AfterValidator, BaseModel, ConfigDict
 
 
 class DataModel(BaseModel):
@@ -13,21 +13,76 @@ class DataModel(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-Keyword = Literal[
-    "flying",
-    "reach",
-    "vigilance",
-    "defender",
-    "haste",
-    "first_strike",
-    "double_strike",
-    "trample",
-    "deathtouch",
-    "lifelink",
-    "persist",  # 702.79
-    "menace",  # 702.111
-    "banding",  # 702.22 (no "bands with other" in the pool)
-]
+# Keywords (CR 702): each known keyword, with the words the Oracle prints it with and its
+# reminder text (CR 207.2a). A keyword ability names one of them; a mechanic module adds
+# its own (`register_keyword`) beside its rule.
+KEYWORD_NAMES: dict[str, str] = {
+    "flying": "flying",
+    "reach": "reach",
+    "vigilance": "vigilance",
+    "defender": "defender",
+    "haste": "haste",
+    "first_strike": "first strike",
+    "double_strike": "double strike",
+    "trample": "trample",
+    "deathtouch": "deathtouch",
+    "lifelink": "lifelink",
+    "persist": "persist",
+    "menace": "menace",
+    "banding": "banding",
+}
+
+# Reminder text for a keyword an effect grants until end of turn (CR 207.2a).
+GRANTED_REMINDERS: dict[str, str] = {
+    "haste": "It can attack and {T} this turn.",
+}
+
+# Reminder text as the Oracle prints it for each keyword (CR 207.2a).
+KEYWORD_REMINDERS: dict[str, str] = {
+    "flying": "This creature can't be blocked except by creatures with flying or reach.",
+    "reach": "This creature can block creatures with flying.",
+    "vigilance": "Attacking doesn't cause this creature to tap.",
+    "defender": "This creature can't attack.",
+    "haste": "This creature can attack and {T} as soon as it comes under your control.",
+    "first_strike": "This creature deals combat damage before creatures without first strike.",
+    "double_strike": "This creature deals both first-strike and regular combat damage.",
+    "trample": (
+        "This creature can deal excess combat damage to the player or planeswalker it's attacking."
+    ),
+    "deathtouch": "Any amount of damage this deals to a creature is enough to destroy it.",
+    "lifelink": "Damage dealt by this creature also causes you to gain that much life.",
+    "persist": (
+        "When this creature dies, if it had no -1/-1 counters on it, return it to the "
+        "battlefield under its owner's control with a -1/-1 counter on it."
+    ),
+    "menace": "This creature can't be blocked except by two or more creatures.",
+    "banding": (
+        "Any creatures with banding, and up to one without, can attack in a band. Bands are "
+        "blocked as a group. If any creatures with banding you control are blocking or being "
+        "blocked by a creature, you divide that creature's combat damage, not its controller, "
+        "among any of the creatures it's being blocked by or is blocking."
+    ),
+}
+
+
+
+def register_keyword(name: str, words: str, reminder: str, granted_reminder: str = "") -> None:
+    """Add a keyword (CR 702) to the vocabulary: its printed words and reminder text."""
+    if name in KEYWORD_NAMES:
+        raise ValueError(f"keyword {name!r} is registered already")
+    KEYWORD_NAMES[name] = words
+    KEYWORD_REMINDERS[name] = reminder
+    if granted_reminder:
+        GRANTED_REMINDERS[name] = granted_reminder
+
+
+def _known_keyword(name: str) -> str:
+    if name not in KEYWORD_NAMES:
+        raise ValueError(f"unknown keyword {name!r}")
+    return name
+
+
+Keyword = Annotated[str, AfterValidator(_known_keyword)]
 
 Color = Literal["W", "U", "B", "R", "G"]
 
