@@ -163,35 +163,3 @@ def guarded(body: Callable[[], int]) -> int:
     return 2
 
 
-class Namer:
-    """Names objects "Grizzly Bears (#41)", remembering every object id it has seen, so
-    an id that no longer exists (last known information) is still named."""
-
-    def __init__(self) -> None:
-        self.names: dict[int, str] = {}
-
-    def learn(self, state: GameState) -> None:
-        for oid, o in state.objects.items():
-            self.names[oid] = o.name
-        for item in state.stack_items.values():
-            self.names.setdefault(item.id, item.source_name)
-
-    def name(self, oid: int | None) -> str:
-        if oid is None:
-            return "?"
-        return self.names.get(oid, "object")
-
-    def __call__(self, oid: int | None) -> str:
-        if oid is None:
-            return "?"
-        return f"{self.name(oid)} (#{oid})"
-
-    def target(self, raw: str) -> str:
-        """A target as the stack writes it: "p:<player>" or "o:<id>"."""
-        kind, _, value = raw.partition(":")
-        if kind == "p":
-            return value
-        try:
-            return self(int(value))
-        except ValueError:
-            return raw

@@ -32,6 +32,7 @@ from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.edits import set_marker
 from arbiter_core.kernel.errors import InvalidCommand, RuleViolation
 from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.explain import Namer, explains
 from arbiter_core.kernel.state import Combat, GameState, Obj
 from arbiter_core.layers.characteristics import keywords
 
@@ -114,3 +115,9 @@ def attacker_assigns(s: GameState, blocked: Sequence[int]) -> bool:
 def _band_blocked(s: GameState, e: ev.BandBlocked) -> None:
     cbb = s.markers[e.marker].combat or Combat()
     set_marker(s, e.marker, combat=replace(cbb, blocks=(*cbb.blocks, *e.blocks)))
+
+
+@explains(ev.BandBlocked)
+def _explain_band_blocked(before: GameState, e: ev.BandBlocked, name: Namer) -> str:
+    return "the band is blocked: " + ", ".join(f"{name(b)} blocks {name(a)}"
+                                               for b, a in e.blocks)

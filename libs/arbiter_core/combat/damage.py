@@ -25,6 +25,7 @@ from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.edits import set_marker
 from arbiter_core.kernel.errors import RuleViolation
 from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.explain import Namer, explains, objs
 from arbiter_core.kernel.state import Combat, GameState, Marker, Obj, Step
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers import redirect
@@ -320,3 +321,19 @@ def _no_first_strike(s: GameState, m: Marker) -> tuple[Step, str] | None:
 @step_action(Step.COMBAT_DAMAGE)
 def _damage_step(t: Txn, m: Marker) -> bool:
     return combat_damage(t, m)  # 510.1-510.2
+
+
+@explains(ev.CombatDamageAssigned)
+def _explain_combat_damage_assigned(before: GameState, e: ev.CombatDamageAssigned,
+                                    name: Namer) -> str:
+    return f"{e.player} assigns combat damage: " + "; ".join(
+        f"{name(c)} -> " + ", ".join(
+            f"{n} to {k[2:] if k.startswith('p:') else name(int(k[2:]))}"
+            for k, n in split.items())
+        for c, split in e.assignments)
+
+
+@explains(ev.FirstStrikeDamageDealt)
+def _explain_first_strike_damage_dealt(before: GameState, e: ev.FirstStrikeDamageDealt,
+                                       name: Namer) -> str:
+    return f"first-strike damage dealt by {objs(name, e.creatures)}"

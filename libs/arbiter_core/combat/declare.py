@@ -25,6 +25,7 @@ from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.edits import set_marker
 from arbiter_core.kernel.errors import InvalidCommand, RuleViolation
 from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.explain import Namer, explains, objs
 from arbiter_core.kernel.state import Combat, GameState, Marker, Obj
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import (
@@ -302,3 +303,25 @@ def _blockers_declared(s: GameState, e: ev.BlockersDeclared) -> None:
 @applies(ev.CombatEnded)
 def _combat_ended(s: GameState, e: ev.CombatEnded) -> None:
     set_marker(s, e.marker, combat=None)
+
+
+@explains(ev.AttackersDeclared)
+def _explain_attackers_declared(before: GameState, e: ev.AttackersDeclared, name: Namer) -> str:
+    if not e.attacks:
+        return f"{e.player} declares no attackers"
+    bands = "".join(f"; band: {objs(name, b)}" for b in e.bands)
+    return (f"{e.player} attacks: " + ", ".join(f"{name(a)} -> {d}" for a, d in e.attacks)
+            + bands)
+
+
+@explains(ev.BlockersDeclared)
+def _explain_blockers_declared(before: GameState, e: ev.BlockersDeclared, name: Namer) -> str:
+    if not e.blocks:
+        return f"{e.player} declares no blockers"
+    return f"{e.player} blocks: " + ", ".join(f"{name(b)} blocks {name(a)}"
+                                               for b, a in e.blocks)
+
+
+@explains(ev.CombatEnded)
+def _explain_combat_ended(before: GameState, e: ev.CombatEnded, name: Namer) -> str:
+    return "combat ends"

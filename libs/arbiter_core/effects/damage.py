@@ -11,6 +11,7 @@ from arbiter_core.effects import life
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.edits import change_life, set_obj
 from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.explain import Namer, explains
 from arbiter_core.kernel.state import GameState, Marker, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers import redirect
@@ -105,3 +106,10 @@ def _deal_damage(t: Txn, m: Marker, item: StackItem, eff: DealDamage, legal: Leg
         else:
             deal_damage(t, item, n, obj=int(x[2:]))
     return False
+
+
+@explains(ev.DamageDealt)
+def _explain_damage_dealt(before: GameState, e: ev.DamageDealt, name: Namer) -> str:
+    who = e.player if e.player is not None else name(e.obj)
+    how = " combat" if e.combat else ""
+    return f"{who} dealt {e.amount}{how} damage by {name(e.source)}"

@@ -19,6 +19,7 @@ from arbiter_core.cards.model import (
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.edits import change_life, set_player
 from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.explain import Namer, explains
 from arbiter_core.kernel.state import GameState
 from arbiter_core.kernel.txn import Txn
 
@@ -150,3 +151,20 @@ def _poison(s: GameState, e: ev.PoisonCountersChanged) -> None:
     # 810.10: in Two-Headed Giant poison counters are the team's.
     for who in s.team_of(e.player) if s.shared_life else [e.player]:
         set_player(s, who, poison=max(0, s.players[who].poison + e.amount))
+
+
+@explains(ev.LifeGained)
+def _explain_life_gained(before: GameState, e: ev.LifeGained, name: Namer) -> str:
+    return f"{e.player} gains {e.amount} life"
+
+
+@explains(ev.LifeLost)
+def _explain_life_lost(before: GameState, e: ev.LifeLost, name: Namer) -> str:
+    return f"{e.player} loses {e.amount} life"
+
+
+@explains(ev.PoisonCountersChanged)
+def _explain_poison(before: GameState, e: ev.PoisonCountersChanged, name: Namer) -> str:
+    if e.amount < 0:
+        return f"{e.player} loses {-e.amount} poison counters"
+    return f"{e.player} gets {e.amount} poison counters"

@@ -24,6 +24,7 @@ from arbiter_core.kernel.commands import ChooseObjects, PlayerCommand
 from arbiter_core.kernel.decisions import decision
 from arbiter_core.kernel.errors import RuleViolation
 from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.explain import Namer, explains, objs
 from arbiter_core.kernel.state import Decision, GameState, Marker, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import is_creature
@@ -136,3 +137,8 @@ def _payment_chosen(s: GameState, e: ev.LifePaymentChosen) -> None:
     it = s.stack_items[e.item]
     s.stack_items[e.item] = replace(it, chosen=(*it.chosen, e.player),
                                     paying=(*it.paying, *e.objs))
+
+
+@explains(ev.LifePaymentChosen)
+def _explain_payment(before: GameState, e: ev.LifePaymentChosen, name: Namer) -> str:
+    return f"{e.player} pays life for {objs(name, e.objs)}"

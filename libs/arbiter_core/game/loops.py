@@ -30,6 +30,7 @@ from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.commands import Command, PassPriority, RunEngineWork
 from arbiter_core.kernel.decide import BEFORE_COMMAND
 from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.explain import Namer, explains
 from arbiter_core.kernel.state import GameState, Marker, Obj, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.multiplayer.influence import player_in_range
@@ -190,3 +191,13 @@ def _optional_action(t: Txn, command: Command) -> None:
 
 
 BEFORE_COMMAND.add("all", _optional_action)
+
+
+@explains(ev.LoopPositionRecorded)
+def _explain_position(before: GameState, e: ev.LoopPositionRecorded, name: Namer) -> str:
+    return "the position is recorded to watch for a loop of mandatory actions"
+
+
+@explains(ev.LoopWatchReset)
+def _explain_watch_reset(before: GameState, e: ev.LoopWatchReset, name: Namer) -> str:
+    return "an optional action: no loop of mandatory actions so far"

@@ -16,6 +16,7 @@ from arbiter_core.game.ending import check_game_end, handle_losses
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.edits import set_player
 from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.explain import Namer, explains
 from arbiter_core.kernel.state import GameState, Marker, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import static_holders
@@ -157,3 +158,25 @@ def _highest_life_wins(t: Txn, m: Marker, item: StackItem, eff: HighestLifeWinsI
     if src is not None and src.zone == "battlefield" and not src.counter(eff.counter):
         highest_life_wins(t, item.controller)
     return False
+
+
+@explains(ev.PlayerLost)
+def _explain_player_lost(before: GameState, e: ev.PlayerLost, name: Namer) -> str:
+    return f"{e.player} loses the game"
+
+
+@explains(ev.PlayerConceded)
+def _explain_player_conceded(before: GameState, e: ev.PlayerConceded, name: Namer) -> str:
+    return f"{e.player} concedes"
+
+
+@explains(ev.GameEnded)
+def _explain_game_ended(before: GameState, e: ev.GameEnded, name: Namer) -> str:
+    if e.draw:
+        return "the game ends in a draw"
+    return f"the game ends: {', '.join(e.winners) or 'nobody'} wins"
+
+
+@explains(ev.PlayerDrew)
+def _explain_player_drew(before: GameState, e: ev.PlayerDrew, name: Namer) -> str:
+    return f"the game is a draw for {e.player}"

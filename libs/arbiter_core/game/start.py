@@ -22,6 +22,7 @@ from arbiter_core.kernel.commands import SetUpPosition, StartGame
 from arbiter_core.kernel.decide import handles
 from arbiter_core.kernel.errors import InvalidCommand
 from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.explain import Namer, explains
 from arbiter_core.kernel.rng import Rng
 from arbiter_core.kernel.rules_index import CR_EDITION
 from arbiter_core.kernel.state import GameState, Obj, Player, Step
@@ -226,3 +227,14 @@ def _cards_put(s: GameState, e: ev.CardsPut) -> None:
         oid += 1
         s.next_card += 1
     s.next_id = max(s.next_id, oid)
+
+
+@explains(ev.GameStarted)
+def _explain_game_started(before: GameState, e: ev.GameStarted, name: Namer) -> str:
+    return (f"{e.variant} game starts: seats {', '.join(e.seats)}, life "
+            f"{', '.join(f'{p} {n}' for p, n in e.life.items())}")
+
+
+@explains(ev.CardsPut)
+def _explain_cards_put(before: GameState, e: ev.CardsPut, name: Namer) -> str:
+    return f"{len(e.cards)} cards put into {e.player}'s {e.zone}"

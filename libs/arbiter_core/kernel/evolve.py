@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.edits import set_marker
+from arbiter_core.kernel.explain import Namer, explains, objs
 from arbiter_core.kernel.registry import MissingEntry, Registry
 from arbiter_core.kernel.state import Decision, GameState, Work
 
@@ -81,3 +82,20 @@ def _decision_requested(s: GameState, e: ev.DecisionRequested) -> None:
 @applies(ev.StateCheckpointed)
 def _checkpointed(s: GameState, e: ev.StateCheckpointed) -> None:
     """A check on replay, not a change."""
+
+
+@explains(ev.WorkQueued)
+def _explain_work_queued(before: GameState, e: ev.WorkQueued, name: Namer) -> str:
+    then = f", then priority to {e.then_priority}" if e.then_priority else ""
+    return f"engine owes {e.kind}{then}"
+
+
+@explains(ev.DecisionRequested)
+def _explain_decision_requested(before: GameState, e: ev.DecisionRequested, name: Namer) -> str:
+    opts = f" among {objs(name, e.options)}" if e.options else ""
+    return f"{e.player} must decide: {e.kind.replace('_', ' ')}{opts}"
+
+
+@explains(ev.StateCheckpointed)
+def _explain_checkpoint(before: GameState, e: ev.StateCheckpointed, name: Namer) -> str:
+    return "the state's hash is recorded"

@@ -19,6 +19,7 @@ from arbiter_core.kernel.actions import priority_actions
 from arbiter_core.kernel.commands import ActivateAbility, PlayerCommand
 from arbiter_core.kernel.errors import InvalidCommand, RuleViolation
 from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.explain import Namer, explains
 from arbiter_core.kernel.state import GameState, Marker, Obj
 from arbiter_core.kernel.txn import Txn, watch
 from arbiter_core.layers.characteristics import definition
@@ -105,3 +106,8 @@ def _wording(ability: CyclingAbility, card: CardDefinition) -> str:
     cost = cost_text(ability.cost)
     text = f"Cycling {cost}"
     return text + (f" ({cost}, Discard this card: Draw a card.)" if ability.reminder else "")
+
+
+@explains(ev.CardCycled)
+def _explain_card_cycled(before: GameState, e: ev.CardCycled, name: Namer) -> str:
+    return f"{e.player} cycles {e.name} (#{e.card})"

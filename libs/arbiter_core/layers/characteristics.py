@@ -24,6 +24,7 @@ from arbiter_core.cards.model import (
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.edits import set_obj
 from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.explain import Namer, explains
 from arbiter_core.kernel.memo import fact
 from arbiter_core.kernel.state import Effect, GameState, Obj
 from arbiter_core.multiplayer.information import chosen_hand_modifier
@@ -276,3 +277,9 @@ def colors(o: Obj) -> tuple[str, ...]:
 @applies(ev.PermanentBecameCreature)
 def _became_creature(s: GameState, e: ev.PermanentBecameCreature) -> None:
     set_obj(s, e.obj, became=(e.power, e.toughness, tuple(e.subtypes), tuple(e.keywords)))
+
+
+@explains(ev.PermanentBecameCreature)
+def _explain_became_creature(before: GameState, e: ev.PermanentBecameCreature,
+                             name: Namer) -> str:
+    return f"{name(e.obj)} becomes a {e.power}/{e.toughness} creature"

@@ -22,6 +22,7 @@ from arbiter_core.cards.model import (
 )
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.explain import Namer, explains, objs
 from arbiter_core.kernel.state import Effect, GameState, Marker, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.stack.items import Legal, effect, group, objects_of, static_effect
@@ -110,3 +111,21 @@ def _detain(t: Txn, m: Marker, item: StackItem, eff: Detain, legal: Legal,
         t.emit(ev.EffectCreated(kind="detain", affected=ids, controller=item.controller,
                                 until="your_next_turn", marker=m.number, rule="701.35a"))
     return False
+
+
+@explains(ev.EffectCreated)
+def _explain_effect_created(before: GameState, e: ev.EffectCreated, name: Namer) -> str:
+    if e.kind == "pt":
+        return (f"{objs(name, e.affected)} get{'s' if len(e.affected) == 1 else ''} "
+                f"{e.power:+d}/{e.toughness:+d} until end of turn")
+    return "combat damage is prevented this turn"
+
+
+@explains(ev.EffectUsed)
+def _explain_effect_used(before: GameState, e: ev.EffectUsed, name: Namer) -> str:
+    return f"effect {e.effect} is used up by {e.amount}"
+
+
+@explains(ev.EffectEnded)
+def _explain_effect_ended(before: GameState, e: ev.EffectEnded, name: Namer) -> str:
+    return f"effect {e.effect} ends"

@@ -18,6 +18,7 @@ from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.decide import AFTER_COMMAND
 from arbiter_core.kernel.edits import set_obj
 from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.explain import Namer, explains
 from arbiter_core.kernel.memo import KeyedMemo
 from arbiter_core.kernel.state import Effect, GameState, Marker, Obj, StackItem
 from arbiter_core.kernel.txn import Txn
@@ -143,3 +144,8 @@ def _gain_control(t: Txn, m: Marker, item: StackItem, eff: GainControl, legal: L
                                 else "permanent", rule="613.1b"))
         refresh(t)
     return False
+
+
+@explains(ev.ControlChanged)
+def _explain_control_changed(before: GameState, e: ev.ControlChanged, name: Namer) -> str:
+    return f"{e.controller} gains control of {name(e.obj)}"

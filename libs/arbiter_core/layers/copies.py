@@ -23,6 +23,7 @@ from arbiter_core.kernel.decisions import decision
 from arbiter_core.kernel.edits import set_obj
 from arbiter_core.kernel.errors import RuleViolation
 from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.explain import Namer, explains, item_label
 from arbiter_core.kernel.state import Decision, GameState, Marker, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import definition, is_creature
@@ -106,3 +107,14 @@ def _copy_chosen(s: GameState, e: ev.CopyChosen) -> None:
 def _became_copy(s: GameState, e: ev.BecameCopy) -> None:
     o, of = s.objects[e.obj], s.objects[e.of]
     set_obj(s, e.obj, name=of.name, token=of.token, printed=o.printed or o.name)
+
+
+@explains(ev.CopyChosen)
+def _explain_copy_chosen(before: GameState, e: ev.CopyChosen, name: Namer) -> str:
+    what = name(e.of) if e.of is not None else "nothing"
+    return f"{e.player} chooses to copy {what} ({item_label(before, e.item)})"
+
+
+@explains(ev.BecameCopy)
+def _explain_became_copy(before: GameState, e: ev.BecameCopy, name: Namer) -> str:
+    return f"{name(e.obj)} enters as a copy of {name(e.of)}"

@@ -17,6 +17,7 @@ from __future__ import annotations
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.edits import set_marker
 from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.explain import Namer, explains
 from arbiter_core.kernel.state import GameState, Marker, Waiting
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.multiplayer.seating import next_in_turn_order, turn_order_from
@@ -211,3 +212,30 @@ def _extra_deferred(s: GameState, e: ev.ExtraTurnDeferred) -> None:
         rest.remove(e.player)
     set_marker(s, e.marker, extra_turns=tuple(rest))
     s.extra_due = (*s.extra_due, e.player)
+
+
+@explains(ev.MarkerPassed)
+def _explain_marker_passed(before: GameState, e: ev.MarkerPassed, name: Namer) -> str:
+    waits = ", who waits (807.4d)" if e.waiting else ""
+    return f"turn marker {e.marker} passes to {e.to}{waits}"
+
+
+@explains(ev.MarkerDesignatedForRemoval)
+def _explain_designated(before: GameState, e: ev.MarkerDesignatedForRemoval,
+                        name: Namer) -> str:
+    return f"turn marker {e.marker} is designated for removal"
+
+
+@explains(ev.MarkerRemoved)
+def _explain_marker_removed(before: GameState, e: ev.MarkerRemoved, name: Namer) -> str:
+    return f"turn marker {e.marker} is removed"
+
+
+@explains(ev.NormalTurnOwed)
+def _explain_normal_turn_owed(before: GameState, e: ev.NormalTurnOwed, name: Namer) -> str:
+    return f"{e.player} is owed their own turn after an extra turn"
+
+
+@explains(ev.ExtraTurnDeferred)
+def _explain_extra_deferred(before: GameState, e: ev.ExtraTurnDeferred, name: Namer) -> str:
+    return f"{e.player}'s extra turn waits for another marker (807.4i)"

@@ -8,6 +8,7 @@ from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.decisions import DECISIONS
 from arbiter_core.kernel.edits import pop, set_marker, set_player
 from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.explain import Namer, explains
 from arbiter_core.kernel.state import Decision, GameState, Marker, Waiting, Work
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.multiplayer.seating import next_in_turn_order
@@ -73,3 +74,8 @@ def _left(s: GameState, e: ev.PlayerLeftGame) -> None:
     for number, m in s.markers.items():
         if player in m.passed:
             set_marker(s, number, passed=tuple(p for p in m.passed if p != player))
+
+
+@explains(ev.PlayerLeftGame)
+def _explain_player_left_game(before: GameState, e: ev.PlayerLeftGame, name: Namer) -> str:
+    return f"{e.player} leaves the game"

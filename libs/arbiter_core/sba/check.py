@@ -22,6 +22,7 @@ from arbiter_core.kernel.decide import work
 from arbiter_core.kernel.decisions import check_choices, decision
 from arbiter_core.kernel.edits import set_obj, set_player
 from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.explain import Namer, explains
 from arbiter_core.kernel.state import Decision, GameState, Marker, Obj, Work
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import definition
@@ -162,3 +163,9 @@ def _checked(s: GameState, e: ev.StateBasedActionsChecked) -> None:
     for name, p in s.players.items():
         if p.drew_from_empty:
             set_player(s, name, drew_from_empty=False)
+
+
+@explains(ev.StateBasedActionsChecked)
+def _explain_state_based_actions_checked(before: GameState, e: ev.StateBasedActionsChecked,
+                                         name: Namer) -> str:
+    return "state-based actions checked"

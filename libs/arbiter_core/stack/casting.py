@@ -29,6 +29,7 @@ from arbiter_core.kernel.decide import handles
 from arbiter_core.kernel.edits import move, push, set_marker, set_player
 from arbiter_core.kernel.errors import InvalidCommand, RuleViolation
 from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.explain import Namer, explains, targets_text
 from arbiter_core.kernel.registry import Registry
 from arbiter_core.kernel.state import MAIN_STEPS, GameState, Marker, Obj, StackItem, Step
 from arbiter_core.kernel.txn import Txn
@@ -329,3 +330,20 @@ def _ability_activated(s: GameState, e: ev.AbilityActivated) -> None:
 def _deploy_meaning(item: StackItem) -> Meaning:
     """The ability the deploy creatures option gives each creature (804.2)."""
     return (TargetSpec(kind="player"),), (GainControl(subject="target"),)
+
+
+@explains(ev.LandPlayed)
+def _explain_land_played(before: GameState, e: ev.LandPlayed, name: Namer) -> str:
+    return f"{e.player} plays {name(e.new_id)}"
+
+
+@explains(ev.SpellCast)
+def _explain_spell_cast(before: GameState, e: ev.SpellCast, name: Namer) -> str:
+    x = f" with X={e.x}" if e.x else ""
+    return f"{e.player} casts {name(e.new_id)}{x}{targets_text(name, e.targets)}"
+
+
+@explains(ev.AbilityActivated)
+def _explain_ability_activated(before: GameState, e: ev.AbilityActivated, name: Namer) -> str:
+    return (f"{e.player} activates {name(e.source)} ability {e.ability}"
+            f"{targets_text(name, e.targets)}")

@@ -29,6 +29,7 @@ from arbiter_core.kernel.decisions import decision
 from arbiter_core.kernel.edits import set_obj
 from arbiter_core.kernel.errors import RuleViolation
 from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.explain import Namer, explains, item_label
 from arbiter_core.kernel.state import Decision, GameState, Marker, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import definition
@@ -241,3 +242,28 @@ def _color(t: Txn, m: Marker, d: Decision, cmd: ChooseOption) -> None:
         raise RuleViolation(d.rule, f"{cmd.option!r} is not one of {list(d.choices)}")
     t.emit(ev.ColorChosen(obj=d.options[0], color=cmd.option, rule="614.12"))
     queue_priority(t, m.number, m.holder)
+
+
+@explains(ev.ChooserChosen)
+def _explain_chooser_chosen(before: GameState, e: ev.ChooserChosen, name: Namer) -> str:
+    return f"{e.player} is chosen for {item_label(before, e.item)}"
+
+
+@explains(ev.TeamMemberChosen)
+def _explain_team_member(before: GameState, e: ev.TeamMemberChosen, name: Namer) -> str:
+    return f"{e.player} is the team member {item_label(before, e.item)} affects"
+
+
+@explains(ev.ModeChosen)
+def _explain_mode_chosen(before: GameState, e: ev.ModeChosen, name: Namer) -> str:
+    return f"{e.player} chooses mode {e.mode + 1} of {item_label(before, e.item)}"
+
+
+@explains(ev.ColorChosen)
+def _explain_color_chosen(before: GameState, e: ev.ColorChosen, name: Namer) -> str:
+    return f"{e.color} is chosen for {name(e.obj)}"
+
+
+@explains(ev.PlayerChosen)
+def _explain_player_chosen(before: GameState, e: ev.PlayerChosen, name: Namer) -> str:
+    return f"{e.player} is the opponent chosen for {name(e.obj)}"

@@ -16,6 +16,7 @@ from __future__ import annotations
 from arbiter_core.cards.model import ExileUntilNextEndStep
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.explain import Namer, explains
 from arbiter_core.kernel.state import Delayed, GameState, Marker, StackItem, Step, Trigger
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.stack.items import Legal, effect, objects_of
@@ -105,3 +106,23 @@ def _exile_until_end_step(t: Txn, m: Marker, item: StackItem, eff: ExileUntilNex
                                         source_name=item.source_name, objs=[new_id],
                                         source=item.source, rule="603.7a"))
     return False
+
+
+@explains(ev.DelayedTriggerCreated)
+def _explain_delayed_created(before: GameState, e: ev.DelayedTriggerCreated,
+                             name: Namer) -> str:
+    return f"{e.source_name} sets up a delayed trigger for the next end step ({e.kind})"
+
+
+@explains(ev.DelayedAbilityTriggered)
+def _explain_delayed_triggered(before: GameState, e: ev.DelayedAbilityTriggered,
+                               name: Namer) -> str:
+    d = before.delayed[e.index] if e.index < len(before.delayed) else None
+    return f"{d.source_name if d else 'a'} delayed trigger triggers"
+
+
+@explains(ev.DelayedTriggerRemoved)
+def _explain_delayed_removed(before: GameState, e: ev.DelayedTriggerRemoved,
+                             name: Namer) -> str:
+    d = before.delayed[e.index] if e.index < len(before.delayed) else None
+    return f"{d.source_name if d else 'a'} delayed trigger is removed"

@@ -15,6 +15,7 @@ from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.edits import set_player
 from arbiter_core.kernel.errors import RuleViolation
 from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.explain import Namer, explains
 from arbiter_core.kernel.state import GameState, Marker, Obj, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import definition, is_creature, keywords
@@ -189,3 +190,19 @@ def _add_mana(t: Txn, m: Marker, item: StackItem, eff: AddMana, legal: Legal,
               index: int) -> bool:
     t.emit(ev.ManaAdded(player=item.controller, mana=eff.mana, rule="106.3"))
     return False
+
+
+@explains(ev.ManaAdded)
+def _explain_mana_added(before: GameState, e: ev.ManaAdded, name: Namer) -> str:
+    src = f" from {name(e.source)}" if e.source is not None else ""
+    return f"{e.player} adds {e.mana}{src}"
+
+
+@explains(ev.ManaSpent)
+def _explain_mana_spent(before: GameState, e: ev.ManaSpent, name: Namer) -> str:
+    return f"{e.player} spends {e.mana}"
+
+
+@explains(ev.ManaEmptied)
+def _explain_mana_emptied(before: GameState, e: ev.ManaEmptied, name: Namer) -> str:
+    return f"mana empties from the pools of {', '.join(e.players)}"

@@ -26,6 +26,7 @@ from arbiter_core.kernel.commands import ChooseOption, PlayerCommand
 from arbiter_core.kernel.decisions import decision
 from arbiter_core.kernel.errors import RuleViolation
 from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.explain import Namer, explains, item_label
 from arbiter_core.kernel.state import Decision, GameState, Marker, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.stack.items import item_definition, item_effects
@@ -146,3 +147,8 @@ def _paid_or_not(t: Txn, m: Marker, d: Decision, cmd: ChooseOption) -> None:
 @applies(ev.OptionalActionChosen)
 def _optional_chosen(s: GameState, e: ev.OptionalActionChosen) -> None:
     """The answer is acted on in the same decision (`_answer`); nothing to keep."""
+
+
+@explains(ev.OptionalActionChosen)
+def _explain_optional(before: GameState, e: ev.OptionalActionChosen, name: Namer) -> str:
+    return f"{e.player} says {'yes' if e.accepted else 'no'} to {item_label(before, e.item)}"

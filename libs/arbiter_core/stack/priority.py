@@ -13,6 +13,7 @@ from arbiter_core.kernel.decide import MARKER_FOR, handles
 from arbiter_core.kernel.edits import set_marker
 from arbiter_core.kernel.errors import InvalidCommand, RuleViolation
 from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.explain import Namer, explains
 from arbiter_core.kernel.state import Decision, GameState, Marker, Priority
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.multiplayer.influence import with_any_in_range
@@ -148,3 +149,13 @@ def _priority_passed(s: GameState, e: ev.PriorityPassed) -> None:
 @handles(PassPriority)
 def _pass(t: Txn, cmd: PassPriority) -> None:
     pass_priority(t, cmd.player, cmd.marker)
+
+
+@explains(ev.PriorityGiven)
+def _explain_priority_given(before: GameState, e: ev.PriorityGiven, name: Namer) -> str:
+    return f"{e.player} receives priority"
+
+
+@explains(ev.PriorityPassed)
+def _explain_priority_passed(before: GameState, e: ev.PriorityPassed, name: Namer) -> str:
+    return f"{e.player} passes priority"

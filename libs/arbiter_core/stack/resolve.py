@@ -22,6 +22,7 @@ from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.decide import work
 from arbiter_core.kernel.edits import pop
 from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.explain import Namer, explains, item_label
 from arbiter_core.kernel.registry import Hooks, Slot
 from arbiter_core.kernel.state import GameState, Marker, StackItem, Work
 from arbiter_core.kernel.txn import Txn
@@ -160,3 +161,18 @@ def _left_stack(s: GameState, e: ev.StackItemResolved | ev.StackItemCountered) -
 @applies(ev.ResolutionPaused)
 def _paused(s: GameState, e: ev.ResolutionPaused) -> None:
     s.stack_items[e.item] = replace(s.stack_items[e.item], resume_at=e.resume_at)
+
+
+@explains(ev.StackItemResolved)
+def _explain_stack_item_resolved(before: GameState, e: ev.StackItemResolved, name: Namer) -> str:
+    return f"{item_label(before, e.item)} resolves"
+
+
+@explains(ev.StackItemCountered)
+def _explain_stack_item_countered(before: GameState, e: ev.StackItemCountered, name: Namer) -> str:
+    return f"{item_label(before, e.item)} is countered"
+
+
+@explains(ev.ResolutionPaused)
+def _explain_resolution_paused(before: GameState, e: ev.ResolutionPaused, name: Namer) -> str:
+    return f"{item_label(before, e.item)} waits for a decision"

@@ -34,6 +34,7 @@ from arbiter_core.kernel.decisions import decision
 from arbiter_core.kernel.edits import pop, push, set_marker
 from arbiter_core.kernel.errors import RuleViolation
 from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.explain import Namer, explains, item_label
 from arbiter_core.kernel.state import (
     Decision,
     GameState,
@@ -217,3 +218,31 @@ def _targets_chosen(s: GameState, e: ev.TriggerTargetsChosen) -> None:
 @applies(ev.TriggerRemoved)
 def _trigger_removed(s: GameState, e: ev.TriggerRemoved) -> None:
     pop(s, e.item, e.marker)
+
+
+@explains(ev.AbilityTriggered)
+def _explain_ability_triggered(before: GameState, e: ev.AbilityTriggered, name: Namer) -> str:
+    return f"{name(e.source)} ability {e.ability} triggers for {e.controller}"
+
+
+@explains(ev.TriggerPutOnStack)
+def _explain_trigger_put_on_stack(before: GameState, e: ev.TriggerPutOnStack, name: Namer) -> str:
+    t = before.triggers[e.index] if e.index < len(before.triggers) else None
+    what = f"{t.source_name} (#{t.source}) trigger" if t else "a trigger"
+    return f"{what} put on the stack"
+
+
+@explains(ev.TriggerRemoved)
+def _explain_trigger_removed(before: GameState, e: ev.TriggerRemoved, name: Namer) -> str:
+    return f"{item_label(before, e.item)} is removed: no legal targets"
+
+
+@explains(ev.TriggerTargetsAsked)
+def _explain_targets_asked(before: GameState, e: ev.TriggerTargetsAsked, name: Namer) -> str:
+    return f"the targets of {item_label(before, e.item)} are asked for"
+
+
+@explains(ev.TriggerTargetsChosen)
+def _explain_targets_chosen(before: GameState, e: ev.TriggerTargetsChosen,
+                            name: Namer) -> str:
+    return f"{e.player} targets {', '.join(name.target(t) for t in e.targets) or 'nothing'}"

@@ -17,6 +17,7 @@ from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.decide import work
 from arbiter_core.kernel.edits import move, set_marker, set_obj, set_player
 from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.explain import Namer, explains
 from arbiter_core.kernel.hashing import state_hash
 from arbiter_core.kernel.registry import Hooks
 from arbiter_core.kernel.state import GameState, Marker, StackItem, Step, Waiting, Work
@@ -297,3 +298,39 @@ def _extra_turn(t: Txn, m: Marker, item: StackItem, eff: ExtraTurn, legal: Legal
     """CR 500.7: the controller takes an extra turn after this one."""
     t.emit(ev.ExtraTurnAdded(marker=m.number, player=item.controller, rule="500.7"))
     return False
+
+
+@explains(ev.MarkerPlaced)
+def _explain_marker_placed(before: GameState, e: ev.MarkerPlaced, name: Namer) -> str:
+    return f"turn marker {e.marker} to {e.holder}: turn {e.turn}, {e.step}"
+
+
+@explains(ev.CardDrawn)
+def _explain_card_drawn(before: GameState, e: ev.CardDrawn, name: Namer) -> str:
+    return f"{e.player} draws {name(e.new_id)}"
+
+
+@explains(ev.DrawFromEmptyLibraryAttempted)
+def _explain_draw_from_empty(before: GameState, e: ev.DrawFromEmptyLibraryAttempted,
+                             name: Namer) -> str:
+    return f"{e.player} draws from an empty library"
+
+
+@explains(ev.TurnBegan)
+def _explain_turn_began(before: GameState, e: ev.TurnBegan, name: Namer) -> str:
+    return f"{'extra ' if e.extra else ''}turn {e.turn} of {e.player} begins"
+
+
+@explains(ev.StepBegan)
+def _explain_step_began(before: GameState, e: ev.StepBegan, name: Namer) -> str:
+    return f"{e.step.replace('_', ' ')} step begins"
+
+
+@explains(ev.DamageWoreOff)
+def _explain_damage_wore_off(before: GameState, e: ev.DamageWoreOff, name: Namer) -> str:
+    return "damage wears off; until-end-of-turn effects end"
+
+
+@explains(ev.ExtraTurnAdded)
+def _explain_extra_turn_added(before: GameState, e: ev.ExtraTurnAdded, name: Namer) -> str:
+    return f"{e.player} will take an extra turn"

@@ -10,7 +10,9 @@ from __future__ import annotations
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.edits import move, remove_from_zone, set_obj
 from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.explain import Namer, explains, objs
 from arbiter_core.kernel.state import GameState, Obj
+from arbiter_core.layers.characteristics import is_creature
 
 
 @applies(ev.ObjectMoved)
@@ -77,3 +79,66 @@ def _attached(s: GameState, e: ev.Attached) -> None:
 @applies(ev.Unattached)
 def _unattached(s: GameState, e: ev.Unattached) -> None:
     set_obj(s, e.obj, attached_to=None)
+
+
+@explains(ev.LibraryShuffled)
+def _explain_library_shuffled(before: GameState, e: ev.LibraryShuffled, name: Namer) -> str:
+    return f"{e.player} shuffles their library"
+
+
+@explains(ev.PermanentsUntapped)
+def _explain_permanents_untapped(before: GameState, e: ev.PermanentsUntapped, name: Namer) -> str:
+    return f"untap {objs(name, e.objs)}"
+
+
+@explains(ev.PermanentTapped)
+def _explain_permanent_tapped(before: GameState, e: ev.PermanentTapped, name: Namer) -> str:
+    return f"{name(e.obj)} becomes tapped"
+
+
+@explains(ev.ObjectMoved)
+def _explain_object_moved(before: GameState, e: ev.ObjectMoved, name: Namer) -> str:
+    return _moved_text(before, e, name)
+
+
+@explains(ev.ObjectCeasedToExist)
+def _explain_object_ceased_to_exist(before: GameState, e: ev.ObjectCeasedToExist,
+                                    name: Namer) -> str:
+    return f"{name(e.obj)} ceases to exist"
+
+
+@explains(ev.TokenCreated)
+def _explain_token_created(before: GameState, e: ev.TokenCreated, name: Namer) -> str:
+    return f"{e.owner} creates {name(e.obj)}"
+
+
+@explains(ev.Attached)
+def _explain_attached(before: GameState, e: ev.Attached, name: Namer) -> str:
+    return f"{name(e.obj)} attached to {name(e.to)}"
+
+
+@explains(ev.Unattached)
+def _explain_unattached(before: GameState, e: ev.Unattached, name: Namer) -> str:
+    return f"{name(e.obj)} becomes unattached"
+
+
+@explains(ev.CountersRemoved)
+def _explain_counters_removed(before: GameState, e: ev.CountersRemoved, name: Namer) -> str:
+    what = ", ".join(f"{n} {k}" for k, n in e.counters.items())
+    return f"{what} counters removed from {name(e.obj)}"
+
+
+@explains(ev.CountersPut)
+def _explain_counters_put(before: GameState, e: ev.CountersPut, name: Namer) -> str:
+    what = ", ".join(f"{n} {k}" for k, n in e.counters.items())
+    return f"{what} counters put on {name(e.obj)}"
+
+
+def _moved_text(before: GameState, e: ev.ObjectMoved, name: Namer) -> str:
+    o = before.objects.get(e.obj)
+    src = o.zone if o is not None else "?"
+    if src == "battlefield" and e.to_zone == "graveyard":
+        verb = "dies" if o is not None and is_creature(o) else "is put into a graveyard"
+        return f"{name(e.obj)} {verb} (now #{e.new_id})"
+    owner = f" of {e.to_player}" if e.to_zone != "battlefield" else ""
+    return f"{name(e.obj)} moves from {src} to the {e.to_zone}{owner} (now #{e.new_id})"
