@@ -23,9 +23,13 @@ install: $(STAMP)
 play: $(STAMP)
 	$(BIN)/arbiter play --players 4 --seed 1 --variant free_for_all --db arbiter-play.sqlite
 
+# ruff (with C901 at 15 in the core: libs/arbiter_core/ruff.toml), mypy --strict, and the
+# import contracts (pyproject's [tool.importlinter]: a pure core whose kernel knows no
+# rule, and the package layers)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy libs services tests tools benchmarks
+	$(BIN)/lint-imports --no-cache
 
 scenarios: $(STAMP)
 	$(BIN)/arbiter scenario run tests/scenarios

@@ -29,6 +29,7 @@ import msgspec
 from arbiter_core.cards.model import TokenSpec
 from arbiter_core.kernel import state as st
 from arbiter_core.kernel.hashing import canonical, state_hash
+from arbiter_core.kernel.refs import parse_ref, ref_groups, refs
 from arbiter_runtime.fastcodec import from_builtins
 from arbiter_store import EventStore
 from arbiter_store.errors import InvalidSnapshot
@@ -80,12 +81,25 @@ def _record(data: Any) -> Any:
             values["step"] = st.Step(values["step"])
         if kind == "Obj" and values.get("token") is not None:
             values["token"] = from_builtins(TokenSpec, data["token"])
+        _typed_refs(kind, values)
         return cls(**values)
     if isinstance(data, list):
         return tuple(_record(v) for v in data)
     if isinstance(data, dict):
         return {k: _record(v) for k, v in data.items()}
     return data
+
+
+def _typed_refs(kind: str, values: dict[str, Any]) -> None:
+    """The records' references as the state holds them (`refs`): a stack item's targets,
+    a redirection shield's two ends, combat damage assigned to each recipient."""
+    if kind == "StackItem" and "targets" in values:
+        values["targets"] = ref_groups(values["targets"])
+    elif kind == "Effect" and values.get("redirect") is not None:
+        values["redirect"] = refs(values["redirect"])
+    elif kind == "Combat" and "assigned" in values:
+        values["assigned"] = tuple((c, tuple((parse_ref(k), n) for k, n in split))
+                                   for c, split in values["assigned"])
 
 
 def decode(blob: bytes, expected_hash: str) -> st.GameState:

@@ -19,6 +19,7 @@ from arbiter_core.kernel.commands import (
     RunEngineWork,
 )
 from arbiter_core.kernel.errors import ArbiterError, RuleViolation
+from arbiter_core.kernel.refs import Ref, object_ref, player_ref
 from arbiter_core.kernel.state import Decision, Marker, Priority, Step, Waiting, Work
 from arbiter_core.layers.characteristics import definition
 from arbiter_core.stack.items import spell_targets
@@ -106,11 +107,11 @@ def _activated_source(run: Run, player: str, ref: str) -> int:
         return found[0].id
 
 
-def _targets(run: Run, player: str, refs: list[Any], card: int) -> list[list[str]]:
+def _targets(run: Run, player: str, refs: list[Any], card: int) -> list[list[Ref]]:
     s = run.state
     specs = spell_targets(definition(s.objects[card])) if card in s.objects else ()
     spec = specs[0] if specs else None
-    chosen: list[str] = []
+    chosen: list[Ref] = []
     for ref in refs:
         options = [t for t in run.names.target(s, str(ref)) if t not in chosen]
         legal = [t for t in options if spec is not None and is_legal(s, spec, player, t, card)]
@@ -206,7 +207,7 @@ def _attacked(run: Run, ref: str) -> str:
     found = run.names.in_zone(run.state, ref, "battlefield")
     if not found:
         raise NameError_(f"{ref} is neither a player nor a permanent on the battlefield")
-    return f"o:{found[0].id}"
+    return object_ref(found[0].id)
 
 
 def _attacker(run: Run, ref: str, blockers_too: bool = False) -> int:
@@ -232,18 +233,18 @@ def _block(run: Run, player: str, blocks: dict[str, str]) -> Command | None:
 
 def _assign(run: Run, player: str, spec: dict[str, dict[str, int]]) -> Command:
     s = run.state
-    out: dict[int, dict[str, int]] = {}
+    out: dict[int, dict[Ref, int]] = {}
     for attacker, split in spec.items():
         aid = _attacker(run, str(attacker), blockers_too=True)
         out[aid] = {}
         for recipient, n in split.items():
             if str(recipient) in s.players:
-                out[aid][f"p:{recipient}"] = int(n)
+                out[aid][player_ref(recipient)] = int(n)
             else:
                 objs = [o for o in run.names.in_zone(s, str(recipient), "battlefield")]
                 if not objs:
                     raise NameError_(f"no {recipient} to assign damage to")
-                out[aid][f"o:{objs[0].id}"] = int(n)
+                out[aid][object_ref(objs[0].id)] = int(n)
     return AssignCombatDamage(player=player, assignments=out)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from arbiter_core.kernel.refs import Ref, object_ref, player_ref
 from arbiter_core.kernel.state import GameState, Obj
 
 _NUMBERED = re.compile(r"^(?P<name>.+)#(?P<n>\d+)$")
@@ -65,13 +66,13 @@ class Names:
                              else f"no such object {ref}")
         return found[0]
 
-    def target(self, s: GameState, ref: str) -> list[str]:
-        """Candidate target strings for a name: a player, or objects by zone preference."""
+    def target(self, s: GameState, ref: str) -> list[Ref]:
+        """Candidate targets for a name: a player, or objects by zone preference."""
         if ref in s.players:
-            return [f"p:{ref}"]
-        out = []
+            return [player_ref(ref)]
+        out: list[Ref] = []
         for zone in ("battlefield", "stack", "graveyard", "exile", "hand", "library"):
-            out += [f"o:{o.id}" for o in self.objects(s, ref) if o.zone == zone]
+            out += [object_ref(o.id) for o in self.objects(s, ref) if o.zone == zone]
         if not out:
             raise NameError_(f"{ref!r} names no player or object")
         return out

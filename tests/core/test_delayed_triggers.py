@@ -27,6 +27,7 @@ from arbiter_core.kernel.commands import (
 from arbiter_core.kernel.events import CardSetup
 from arbiter_core.kernel.evolve import apply
 from arbiter_core.kernel.hashing import state_hash
+from arbiter_core.kernel.refs import object_ref
 from arbiter_core.kernel.state import Decision, Delayed, Priority, StackItem, Step
 
 
@@ -125,7 +126,7 @@ def slide_resolved() -> tuple[Game, int]:
     apply(g.s, ev.TriggerPutOnStack(index=0, item=g.s.next_id, marker=1, rule="603.3b"))
     g.s.next_id += 1
     item = g.s.stack_items[g.s.markers[1].stack[-1]]
-    g.s.stack_items[item.id] = replace(item, targets=((f"o:{bears}",),))
+    g.s.stack_items[item.id] = replace(item, targets=((object_ref(bears),),))
     g.do(PassPriority(player="Alice"))
     g.do(PassPriority(player="Bob"))
     g.do(ChooseOption(player="Alice", option="yes"))

@@ -22,6 +22,7 @@ from arbiter_core.kernel.commands import CastSpell, ChooseOption, PassPriority, 
 from arbiter_core.kernel.decide import decide
 from arbiter_core.kernel.errors import RuleViolation
 from arbiter_core.kernel.evolve import apply
+from arbiter_core.kernel.refs import object_ref
 from arbiter_core.views.legal import legal_actions
 from arbiter_runtime.bots import RandomBot
 from arbiter_scenarios.model import load
@@ -123,7 +124,7 @@ def slide_on_the_stack() -> tuple[Game, int]:
         apply(g.s, e)
     g.s.next_id += 1
     item = g.s.stack_items[g.s.markers[1].stack[-1]]
-    g.s.stack_items[item.id] = replace(item, targets=((f"o:{bears}",),))
+    g.s.stack_items[item.id] = replace(item, targets=((object_ref(bears),),))
     return g, bears
 
 

@@ -12,6 +12,7 @@ import pytest
 from arbiter_core.cards.model import TokenSpec
 from arbiter_core.kernel import state as st
 from arbiter_core.kernel.records import replacer
+from arbiter_core.kernel.refs import parse_ref
 
 TOKEN = TokenSpec(name="Goblin", colors=("R",), types=("Creature",), subtypes=("Goblin",),
                   power=1, toughness=1)
@@ -22,7 +23,8 @@ SAMPLES: list[Any] = [
     st.Obj(id=9, card=4, name="Goblin", owner="P1", controller="P2", zone="battlefield",
            token=TOKEN, counters=(("+1/+1", 2),), attached_to=3),
     st.Player(name="P1", team="A", life=17, mana="RR"),
-    st.StackItem(id=5, kind="spell", controller="P1", marker=1, obj=9, targets=(("p:P2",),)),
+    st.StackItem(id=5, kind="spell", controller="P1", marker=1, obj=9,
+                 targets=((parse_ref("p:P2"),),)),
 ]
 CHANGES: dict[type, list[dict[str, Any]]] = {
     st.Marker: [{"pending": st.Priority("P2")}, {"passed": ("P1", "P2"), "stack": ()},

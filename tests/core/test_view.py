@@ -12,6 +12,7 @@ import pytest
 
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.evolve import apply, empty_state
+from arbiter_core.kernel.refs import object_ref, player_ref
 from arbiter_core.kernel.state import Decision, GameState, StackItem
 from arbiter_core.views.seat import SeatView, judge_view, view
 from arbiter_runtime.codec import from_stored
@@ -151,7 +152,7 @@ def test_a_leak_would_be_caught(events: list[ev.Event]) -> None:
     state.markers[1] = replace(m, pending=Decision("discard", other, tuple(their_hand), 1))
     item = StackItem(id=state.next_id, kind="triggered", controller=other, marker=1,
                      source=their_library[0], source_name="x",
-                     targets=((f"o:{their_hand[0]}", f"p:{seat}"),))
+                     targets=((object_ref(their_hand[0]), player_ref(seat)),))
     state.stack_items[item.id] = item
     state.markers[1] = replace(state.markers[1], stack=(*m.stack, item.id))
     assert not _view_ids(state, seat) & _hidden_from(state, seat)

@@ -10,7 +10,7 @@
   (`damage_removes_loyalty`). 704.5i (0 loyalty -> graveyard) is in sba.py.
 - 506.2, 508.1b, 801.3, 802.3, 803.1a-b: a creature may attack a planeswalker
   controlled by a player it could attack (`attackable_planeswalkers`); an attack on a
-  planeswalker is written "o:<id>" in the declaration, and the combat records the
+  planeswalker is named by reference in the declaration, and the combat records the
   planeswalker's controller as the defending player (506.2) beside the planeswalker
   attacked (`Combat.planeswalkers`). Combat damage of an unblocked creature goes to the
   planeswalker it attacks (510.1b), none if it has left combat (506.4c).
@@ -21,6 +21,7 @@ from __future__ import annotations
 from arbiter_core.cards.model import ActivatedAbility, CardDefinition, EquipAbility
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.errors import RuleViolation
+from arbiter_core.kernel.refs import ObjectRef, Ref, attacked, object_ref, player_ref
 from arbiter_core.kernel.state import MAIN_STEPS, GameState, Marker, Obj, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import definition, is_type
@@ -95,9 +96,10 @@ def damage_removes_loyalty(t: Txn, oid: int, amount: int) -> None:
 def attackable_planeswalkers(s: GameState, players: list[str]) -> list[str]:
     """CR 506.2, 508.1b, 802.3: the planeswalkers controlled by the players a creature
     may attack (`players`, already limited by range of influence, 801.3, and by attack
-    left/right, 803.1a-b), as "o:<id>"."""
+    left/right, 803.1a-b), as references (an attack names a planeswalker by reference,
+    `refs.attacked`)."""
     allowed = set(players)
-    return [f"o:{o.id}" for o in s.permanents() if o.controller in allowed
+    return [object_ref(o.id) for o in s.permanents() if o.controller in allowed
             and is_planeswalker(o)]
 
 
@@ -126,10 +128,12 @@ def activated_loyalty(o: Obj, index: int) -> bool:
 
 
 def attacked_object(s: GameState, defender: str) -> Obj | None:
-    """The planeswalker named by an attack "o:<id>", if it is one on the battlefield."""
-    if not defender.startswith("o:") or not defender[2:].isdigit():
+    """The planeswalker an attack names (`refs.attacked`), if it is one on the
+    battlefield."""
+    named = attacked(defender)
+    if not isinstance(named, ObjectRef):
         return None
-    o = s.objects.get(int(defender[2:]))
+    o = s.objects.get(named.obj)
     if o is None or o.zone != "battlefield" or not is_planeswalker(o):
         return None
     return o
@@ -153,16 +157,16 @@ def attacks_a_planeswalker(m: Marker, attacker: int) -> bool:
     return m.combat is not None and any(a == attacker for a, _ in m.combat.planeswalkers)
 
 
-def attack_recipient(s: GameState, m: Marker, attacker: int) -> str | None:
+def attack_recipient(s: GameState, m: Marker, attacker: int) -> Ref | None:
     """Where an attacking creature's combat damage goes when it is unblocked or tramples
     over (510.1b, 702.19b, 702.19d): the planeswalker it attacks - nowhere if that
     planeswalker has left combat (506.4c) - else the player it attacks (802.2a,
     805.10e)."""
     if attacks_a_planeswalker(m, attacker):
         o = planeswalker_attacked_by(s, m, attacker)
-        return f"o:{o.id}" if o is not None else None
+        return object_ref(o.id) if o is not None else None
     defender = m.combat.defender_of(attacker) if m.combat is not None else None
-    return f"p:{defender}" if defender else None
+    return player_ref(defender) if defender else None
 
 
 AS_ENTERS.add("all", enter_with_loyalty, order=10)  # a replacement effect (614.1c)

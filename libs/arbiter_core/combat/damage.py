@@ -26,6 +26,7 @@ from arbiter_core.kernel.edits import set_marker
 from arbiter_core.kernel.errors import RuleViolation
 from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.explain import Namer, explains, objs
+from arbiter_core.kernel.refs import PlayerRef, Ref, object_ref, parse_ref
 from arbiter_core.kernel.state import Combat, GameState, Marker, Obj, Step
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers import redirect
@@ -146,7 +147,7 @@ def _decision_rule(s: GameState, m: Marker, who: str, creatures: list[int]) -> s
 
 
 def assign(t: Txn, m: Marker, player: str, options: tuple[int, ...],
-           chosen: dict[int, dict[str, int]]) -> None:
+           chosen: dict[int, dict[Ref, int]]) -> None:
     """A player's assignment for the creatures asked about (510.1e: checked as a whole),
     then the next player's decision or the damage."""
     s = t.s
@@ -160,11 +161,11 @@ def assign(t: Txn, m: Marker, player: str, options: tuple[int, ...],
         queue_priority(t, m.number, m.holder)
 
 
-def _amounts(s: GameState, m: Marker) -> dict[tuple[int, str], int]:
+def _amounts(s: GameState, m: Marker) -> dict[tuple[int, Ref], int]:
     """Each creature's damage to each recipient (510.1a-d), with the decisions made."""
     assert m.combat is not None
     chosen = dict(m.combat.assigned)
-    amounts: dict[tuple[int, str], int] = defaultdict(int)
+    amounts: dict[tuple[int, Ref], int] = defaultdict(int)
     for a in _on_battlefield(s, m.combat.attacker_ids()):
         o = s.objects[a]
         power = power_toughness(s, o)[0]
@@ -178,10 +179,10 @@ def _amounts(s: GameState, m: Marker) -> dict[tuple[int, str], int]:
         elif not m.combat.blockers_of(a) or (not blockers and "trample" in keywords(s, o)):
             # 510.1b, 702.19d: to the player or planeswalker it attacks (802.2a,
             # 805.10e); not to a player who has left (800.4e).
-            if to and not (to.startswith("p:") and s.players[to[2:]].left):
+            if to and not (isinstance(to, PlayerRef) and s.players[to.player].left):
                 amounts[(a, to)] += power
         elif blockers:
-            amounts[(a, f"o:{blockers[0]}")] += power
+            amounts[(a, object_ref(blockers[0]))] += power
     for b in _on_battlefield(s, _blocker_ids(m)):
         o = s.objects[b]
         power = power_toughness(s, o)[0]
@@ -193,11 +194,12 @@ def _amounts(s: GameState, m: Marker) -> dict[tuple[int, str], int]:
             continue
         blocked = _live_blocked(s, m, b)
         if blocked:
-            amounts[(b, f"o:{blocked[0]}")] += power
+            amounts[(b, object_ref(blocked[0]))] += power
     return amounts
 
 
-def validate_assignment(s: GameState, m: Marker, c: Obj, split: dict[str, int]) -> dict[str, int]:
+def validate_assignment(s: GameState, m: Marker, c: Obj, split: dict[Ref, int]
+                        ) -> dict[Ref, int]:
     """CR 510.1c-e: all of the creature's power, among the creatures blocking it (or that
     it blocks, 510.1d); CR 702.19b trample: the excess to the player only once every
     blocker is assigned lethal damage (702.2c: any deathtouch damage is lethal). Whoever
@@ -208,7 +210,7 @@ def validate_assignment(s: GameState, m: Marker, c: Obj, split: dict[str, int]) 
     rule = "510.1c" if attacking else "510.1d"
     others = _live_blockers(s, m, c.id) if attacking else _live_blocked(s, m, c.id)
     defender = planeswalkers.attack_recipient(s, m, c.id) if attacking else None
-    allowed = {f"o:{b}" for b in others}
+    allowed: set[Ref] = {object_ref(b) for b in others}
     trample = attacking and "trample" in keywords(s, c)
     if trample and defender:
         allowed.add(defender)  # 702.19b: the player or planeswalker it attacks
@@ -222,12 +224,12 @@ def validate_assignment(s: GameState, m: Marker, c: Obj, split: dict[str, int]) 
         for b in others:
             o = s.objects[b]
             lethal = 1 if deathtouch else max(0, power_toughness(s, o)[1] - o.damage)
-            if split.get(f"o:{b}", 0) < lethal:
+            if split.get(object_ref(b), 0) < lethal:
                 raise RuleViolation("702.19b", f"{o.name} must be assigned lethal damage first")
     return {k: n for k, n in split.items() if n > 0}
 
 
-def default_assignment(s: GameState, m: Marker, c: Obj) -> dict[str, int]:
+def default_assignment(s: GameState, m: Marker, c: Obj) -> dict[Ref, int]:
     """A legal assignment: lethal damage to each creature in turn, the rest to the last
     one, or with trample to the defending player."""
     assert m.combat is not None
@@ -235,23 +237,23 @@ def default_assignment(s: GameState, m: Marker, c: Obj) -> dict[str, int]:
     attacking = c.id in m.combat.attacker_ids()
     others = _live_blockers(s, m, c.id) if attacking else _live_blocked(s, m, c.id)
     deathtouch = "deathtouch" in keywords(s, c)
-    out: dict[str, int] = {}
+    out: dict[Ref, int] = {}
     left = power
     for b in others:
         o = s.objects[b]
         lethal = 1 if deathtouch else max(0, power_toughness(s, o)[1] - o.damage)
         n = min(left, lethal)
-        out[f"o:{b}"] = n
+        out[object_ref(b)] = n
         left -= n
     if left:
         defender = planeswalkers.attack_recipient(s, m, c.id) if attacking else None
         key = (defender if attacking and "trample" in keywords(s, c) and defender
-               else f"o:{others[-1]}")
+               else object_ref(others[-1]))
         out[key] = out.get(key, 0) + left
     return {k: n for k, n in out.items() if n > 0}
 
 
-def _deal(t: Txn, m: Marker, amounts: dict[tuple[int, str], int]) -> None:
+def _deal(t: Txn, m: Marker, amounts: dict[tuple[int, Ref], int]) -> None:
     """CR 510.2: all combat damage is dealt at once; Fog prevents it (615)."""
     s = t.s
     shields = [f for f in s.effects if f.kind == "prevent_combat_damage"]
@@ -266,31 +268,31 @@ def _deal(t: Txn, m: Marker, amounts: dict[tuple[int, str], int]) -> None:
         parts = ([(key, n)] if not redirect.shielded(s, key)
                  else [(to, k) for to, k, _ in redirect.split(t, key, n, src.controller)])
         for to, k in parts:
-            if to.startswith("p:"):
+            if isinstance(to, PlayerRef):
                 # 119.8, 810.9h: no life loss for a player whose life total can't change.
-                t.emit(ev.DamageDealt(source=src_id, player=to[2:], amount=k, combat=True,
-                                      life_loss=not life.cant_change(s, to[2:]),
+                t.emit(ev.DamageDealt(source=src_id, player=to.player, amount=k, combat=True,
+                                      life_loss=not life.cant_change(s, to.player),
                                       rule="510.2"))
             else:
-                t.emit(ev.DamageDealt(source=src_id, obj=int(to[2:]), amount=k, combat=True,
+                t.emit(ev.DamageDealt(source=src_id, obj=to.obj, amount=k, combat=True,
                                       deathtouch="deathtouch" in kw, rule="510.2"))
-                planeswalkers.damage_removes_loyalty(t, int(to[2:]), k)  # 120.3c
+                planeswalkers.damage_removes_loyalty(t, to.obj, k)  # 120.3c
             if "lifelink" in kw:
                 gained[src.controller] += k
     for player, n in gained.items():
         life.gain(t, player, n, "702.15b")
 
 
-def _prevents(s: GameState, controller: str | None, src: Obj, key: str) -> bool:
+def _prevents(s: GameState, controller: str | None, src: Obj, key: Ref) -> bool:
     """Fog's shield (615, a prevention effect, 801.13) covers damage only between
     sources and recipients within its controller's range of influence (801.13b)."""
     if controller is None or not s.influence:
         return True
     if not object_in_range(s, controller, src):
         return False
-    if key.startswith("p:"):
-        return player_in_range(s, controller, key[2:])
-    target = s.objects.get(int(key[2:]))
+    if isinstance(key, PlayerRef):
+        return player_in_range(s, controller, key.player)
+    target = s.objects.get(key.obj)
     return target is not None and object_in_range(s, controller, target)
 
 
@@ -298,7 +300,8 @@ def _prevents(s: GameState, controller: str | None, src: Obj, key: str) -> bool:
 def _damage_assigned(s: GameState, e: ev.CombatDamageAssigned) -> None:
     cd = s.markers[e.marker].combat or Combat()
     set_marker(s, e.marker, combat=replace(
-        cd, assigned=(*cd.assigned, *((c, tuple(sorted(split.items())))
+        cd, assigned=(*cd.assigned, *((c, tuple(sorted((parse_ref(k), n)
+                                                       for k, n in split.items())))
                                       for c, split in e.assignments)),
         assigned_by=(*cd.assigned_by, e.player)))
 
@@ -328,7 +331,7 @@ def _explain_combat_damage_assigned(before: GameState, e: ev.CombatDamageAssigne
                                     name: Namer) -> str:
     return f"{e.player} assigns combat damage: " + "; ".join(
         f"{name(c)} -> " + ", ".join(
-            f"{n} to {k[2:] if k.startswith('p:') else name(int(k[2:]))}"
+            f"{n} to {name.target(k)}"
             for k, n in split.items())
         for c, split in e.assignments)
 

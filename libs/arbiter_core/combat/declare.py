@@ -36,6 +36,9 @@ from arbiter_core.layers.characteristics import (
 )
 from arbiter_core.multiplayer.influence import player_in_range
 from arbiter_core.multiplayer.seating import active_players, opponents, turn_order_from
+from arbiter_core.stack.items import static_effect
+
+static_effect(CantAttackYouIfChosenColorWithoutFlying)  # a restriction: `moat_stops`
 
 # ------------------------------------------------------------------ attackers (508)
 

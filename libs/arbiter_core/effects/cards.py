@@ -24,7 +24,7 @@ from arbiter_core.layers.characteristics import definition
 from arbiter_core.multiplayer.influence import player_in_range
 from arbiter_core.multiplayer.seating import opponents, turn_order_from
 from arbiter_core.stack import optional
-from arbiter_core.stack.items import Legal, effect, group, player_of
+from arbiter_core.stack.items import Legal, effect, group, player_of, players_of
 from arbiter_core.stack.resolve import resume
 from arbiter_core.turns.draw import draw
 
@@ -154,7 +154,7 @@ def _search(t: Txn, m: Marker, item: StackItem, eff: SearchOntoBattlefield, lega
             index: int) -> bool:
     """CR 701.19a-b: the controller searches the target player's library for a card of
     the stated type; they may fail to find one. A decision (hidden information)."""
-    players = [x[2:] for x in group(legal, eff.target)]
+    players = players_of(group(legal, eff.target))
     if not players or t.s.players[item.controller].left:
         return False
     library = t.s.zone(players[0], "library")
@@ -215,8 +215,7 @@ def _found(t: Txn, m: Marker, d: Decision, cmd: ChooseObjects) -> None:
                               to_player=o.owner, controller=item.controller, rule="701.19a"))
     if owner is None and d.options:
         owner = t.s.objects[d.options[0]].owner
-    searched = owner or next((x[2:] for g in item.targets for x in g if x.startswith("p:")),
-                             None)
+    searched = owner or next((p for g in item.targets for p in players_of(g)), None)
     if searched is not None and not t.s.players[searched].left:
         t.emit(ev.LibraryShuffled(player=searched, rule="701.19b",
                                   order=t.rng.shuffled(t.s.zone(searched, "library"))))

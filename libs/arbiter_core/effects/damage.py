@@ -12,6 +12,7 @@ from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.edits import change_life, set_obj
 from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.explain import Namer, explains
+from arbiter_core.kernel.refs import PlayerRef, Ref, object_ref, player_ref
 from arbiter_core.kernel.state import GameState, Marker, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers import redirect
@@ -31,14 +32,15 @@ def deal_damage(t: Txn, item: StackItem, n: int, player: str | None = None,
     Deathtouch (702.2b) and lifelink (702.15b) look at the source. Redirection effects
     (614.9) may send some of it elsewhere, within the item's controller's range of
     influence only (801.13a)."""
-    recipient = f"p:{player}" if player is not None else f"o:{obj}"
+    recipient: Ref = player_ref(player) if player is not None else object_ref(obj or 0)
     if n <= 0 or not redirect.shielded(t.s, recipient):
         _deal_one(t, item, n, player=player, obj=obj)
         return
     for to, k, _ in redirect.split(t, recipient, n, item.controller):
-        kind, _, value = to.partition(":")
-        _deal_one(t, item, k, player=value if kind == "p" else None,
-                  obj=int(value) if kind == "o" else None)
+        if isinstance(to, PlayerRef):
+            _deal_one(t, item, k, player=to.player)
+        else:
+            _deal_one(t, item, k, obj=to.obj)
 
 
 def _deal_one(t: Txn, item: StackItem, n: int, player: str | None = None,
@@ -101,10 +103,10 @@ def _deal_damage(t: Txn, m: Marker, item: StackItem, eff: DealDamage, legal: Leg
     if eff.divided and item.targets:
         n = n // max(1, len(item.targets[eff.to]))
     for x in group(legal, eff.to):
-        if x.startswith("p:"):
-            deal_damage(t, item, n, player=x[2:])
+        if isinstance(x, PlayerRef):
+            deal_damage(t, item, n, player=x.player)
         else:
-            deal_damage(t, item, n, obj=int(x[2:]))
+            deal_damage(t, item, n, obj=x.obj)
     return False
 
 

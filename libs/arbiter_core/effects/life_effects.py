@@ -30,7 +30,15 @@ from arbiter_core.kernel.state import Decision, GameState, Marker, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.multiplayer.influence import player_in_range
 from arbiter_core.multiplayer.seating import apnap_order, team_representative
-from arbiter_core.stack.items import Legal, amount, effect, group, player_of, static_effect
+from arbiter_core.stack.items import (
+    Legal,
+    amount,
+    effect,
+    group,
+    player_of,
+    players_of,
+    static_effect,
+)
 from arbiter_core.stack.resolve import resume
 
 static_effect(LifeCantChange, CantGetPoison, NoMinusCountersOnYourCreatures)  # `life`
@@ -66,8 +74,7 @@ def _gain_per_life_lost(t: Txn, m: Marker, item: StackItem, eff: GainLifePerLife
 @effect(DoubleLife)
 def _double_life(t: Txn, m: Marker, item: StackItem, eff: DoubleLife, legal: Legal,
                  index: int) -> bool:
-    for x in group(legal, eff.target):
-        who = x[2:]
+    for who in players_of(group(legal, eff.target)):
         gained = max(0, t.s.players[who].life)  # 810.9a: a 2HG team's total
         if gained:
             life.gain(t, who, gained, "119.5")
@@ -77,15 +84,15 @@ def _double_life(t: Txn, m: Marker, item: StackItem, eff: DoubleLife, legal: Leg
 @effect(SetLifeTotal)
 def _set_life_total(t: Txn, m: Marker, item: StackItem, eff: SetLifeTotal, legal: Legal,
                     index: int) -> bool:
-    for x in group(legal, eff.target):
-        life.set_total(t, x[2:], eff.amount)
+    for who in players_of(group(legal, eff.target)):
+        life.set_total(t, who, eff.amount)
     return False
 
 
 @effect(ExchangeLifeTotals)
 def _exchange(t: Txn, m: Marker, item: StackItem, eff: ExchangeLifeTotals, legal: Legal,
               index: int) -> bool:
-    players = [x[2:] for x in group(legal, eff.target)]
+    players = players_of(group(legal, eff.target))
     if len(players) == 2:  # 701.12a: with one target gone, no exchange
         life.exchange(t, players[0], players[1])
     return False
@@ -103,8 +110,8 @@ def _give_poison(t: Txn, m: Marker, item: StackItem, eff: GivePoison, legal: Leg
 @effect(LoseAllPoison)
 def _lose_all_poison(t: Txn, m: Marker, item: StackItem, eff: LoseAllPoison, legal: Legal,
                      index: int) -> bool:
-    for x in group(legal, eff.target):
-        life.lose_all_poison(t, x[2:])
+    for who in players_of(group(legal, eff.target)):
+        life.lose_all_poison(t, who)
     return False
 
 

@@ -31,6 +31,7 @@ from arbiter_core.kernel.commands import Command, PassPriority, RunEngineWork
 from arbiter_core.kernel.decide import BEFORE_COMMAND
 from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.explain import Namer, explains
+from arbiter_core.kernel.refs import Ref, objects_of, with_names
 from arbiter_core.kernel.state import GameState, Marker, Obj, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.multiplayer.influence import player_in_range
@@ -53,11 +54,9 @@ def _names(s: GameState) -> dict[int, str]:
     return out
 
 
-def _ref(names: dict[int, str], value: str) -> str:
-    """A target written "o:<id>" or "p:<name>"."""
-    if value.startswith("o:"):
-        return "o:" + names.get(int(value[2:]), "?")
-    return value
+def _ref(names: dict[int, str], value: Ref) -> str:
+    """A target, with an object named as in the position (`with_names`)."""
+    return with_names(value, names)
 
 
 def _obj(o: Obj, names: dict[int, str]) -> str:
@@ -116,7 +115,7 @@ def _involved(s: GameState, m: Marker) -> list[str]:
     for iid in m.stack:
         item = s.stack_items[iid]
         refs = [item.source, item.that_obj, item.obj]
-        refs += [int(x[2:]) for g in item.targets for x in g if x.startswith("o:")]
+        refs += [oid for g in item.targets for oid in objects_of(g)]
         players = [item.controller, *(s.objects[r].controller for r in refs
                                       if r is not None and r in s.objects)]
         if item.that_player is not None:

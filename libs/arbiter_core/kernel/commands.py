@@ -1,8 +1,9 @@
 """Commands: requests to change the game, imperative names.
 
 Player commands come from seats (or bots); engine commands are issued by the service that
-owns a kind of pending work (turn orchestrator, stack resolver, SBA checker). Targets are
-written "p:<player>" for a player and "o:<object id>" for an object.
+owns a kind of pending work (turn orchestrator, stack resolver, SBA checker). Targets and
+damage recipients are written "p:<player>" for a player and "o:<object id>" for an
+object, and validated into typed references as the command is read (`refs.RefField`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from arbiter_core.kernel.events import CardSetup
+from arbiter_core.kernel.refs import RefField
 
 
 class _Command(BaseModel):
@@ -110,7 +112,7 @@ class CastSpell(_Command):
     type: Literal["CastSpell"] = "CastSpell"
     player: str
     card: int
-    targets: list[list[str]] = Field(default_factory=list)
+    targets: list[list[RefField]] = Field(default_factory=list)
     x: int = Field(default=0, ge=0, le=1000)
     pay: list[int] | None = None  # mana sources to use; None pays automatically
     marker: int | None = None
@@ -121,7 +123,7 @@ class ActivateAbility(_Command):
     player: str
     source: int
     ability: int
-    targets: list[list[str]] = Field(default_factory=list)
+    targets: list[list[RefField]] = Field(default_factory=list)
     pay: list[int] | None = None
     marker: int | None = None
 
@@ -147,7 +149,7 @@ class AssignCombatDamage(_Command):
 
     type: Literal["AssignCombatDamage"] = "AssignCombatDamage"
     player: str
-    assignments: dict[int, dict[str, int]]
+    assignments: dict[int, dict[RefField, int]]
     marker: int | None = None
 
 

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.refs import PlayerRef, parse_ref
 from arbiter_core.kernel.registry import Registry
 from arbiter_core.kernel.state import GameState
 
@@ -46,14 +47,12 @@ class Namer:
         return f"{self.name(oid)} (#{oid})"
 
     def target(self, raw: str) -> str:
-        """A target as the stack writes it: "p:<player>" or "o:<id>"."""
-        kind, _, value = raw.partition(":")
-        if kind == "p":
-            return value
+        """A target or damage recipient as a reference names it (`refs`)."""
         try:
-            return self(int(value))
+            r = parse_ref(raw)
         except ValueError:
             return raw
+        return r.player if isinstance(r, PlayerRef) else self(r.obj)
 
 
 Explainer = Callable[[GameState, Any, Namer], str]

@@ -34,6 +34,8 @@ from arbiter_core.kernel.state import GameState
 def _model(value: Any) -> Any:
     if isinstance(value, BaseModel):
         return value.model_dump(mode="json")
+    if isinstance(value, str):  # a typed reference (refs.py): its text
+        return str(value)
     raise TypeError(f"{type(value).__name__} is not canonical data")
 
 
@@ -85,6 +87,8 @@ def _plain(value: Any) -> Any:
         return _plain(value.model_dump(mode="json"))
     if isinstance(value, Enum):
         return value.value
+    if isinstance(value, str):  # a typed reference (refs.py): its text
+        return str(value)
     if isinstance(value, dict):
         return _plain_dict(value)
     if isinstance(value, list | tuple):

@@ -25,6 +25,7 @@ from arbiter_core.kernel.pending import Waiting as Waiting
 from arbiter_core.kernel.pending import Work as Work
 from arbiter_core.kernel.pending import WorkKind as WorkKind
 from arbiter_core.kernel.records import shown_when_set
+from arbiter_core.kernel.refs import Ref
 
 
 class Step(StrEnum):
@@ -134,7 +135,7 @@ class StackItem:
     source: int | None = None  # ability source (last known id)
     source_name: str = ""
     ability: int = 0  # index into the card's abilities
-    targets: tuple[tuple[str, ...], ...] = ()  # per target spec: "p:Name" or "o:<id>"
+    targets: tuple[tuple[Ref, ...], ...] = ()  # per target requirement (refs.py)
     x: int = 0
     that_player: str | None = None  # player a trigger refers to ("that player")
     amount: int = 0  # life lost, for a "for each 1 life you lost" trigger
@@ -170,9 +171,9 @@ class Effect:
     subtypes: tuple[str, ...] = ()
     keywords: tuple[str, ...] = ()
     tap_when_lost: bool = False
-    # a redirection shield (614.9): the next `amount` damage to redirect[0] ("p:Name" or
-    # "o:<id>") is dealt to redirect[1] instead (Captain's Maneuver)
-    redirect: tuple[str, str] | None = None
+    # a redirection shield (614.9): the next `amount` damage to redirect[0] is dealt to
+    # redirect[1] instead (Captain's Maneuver)
+    redirect: tuple[Ref, Ref] | None = None
     amount: int = 0
 
 
@@ -192,7 +193,7 @@ class Combat:
     first_strikers_dealt: tuple[int, ...] = ()
     had_first_strike_step: bool = False
     bands: tuple[tuple[int, ...], ...] = ()
-    assigned: tuple[tuple[int, tuple[tuple[str, int], ...]], ...] = ()
+    assigned: tuple[tuple[int, tuple[tuple[Ref, int], ...]], ...] = ()
     assigned_by: tuple[str, ...] = ()
     # attacker -> the planeswalker it attacks (506.2, 508.1b); its controller is the
     # attacker's defending player in `attacks`

@@ -23,6 +23,7 @@ from arbiter_core.cards.model import (
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.explain import Namer, explains, objs
+from arbiter_core.kernel.refs import parse_ref
 from arbiter_core.kernel.state import Effect, GameState, Marker, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.stack.items import Legal, effect, group, objects_of, static_effect
@@ -42,7 +43,7 @@ def _created(s: GameState, e: ev.EffectCreated) -> None:
                             timestamp=s.timestamp, controller=e.controller, until=e.until,
                             keyword=e.keyword, subtypes=tuple(e.subtypes),
                             keywords=tuple(e.keywords), tap_when_lost=e.tap_when_lost,
-                            redirect=(e.redirect[0], e.redirect[1])
+                            redirect=(parse_ref(e.redirect[0]), parse_ref(e.redirect[1]))
                             if len(e.redirect) == 2 else None,
                             amount=e.amount))
 

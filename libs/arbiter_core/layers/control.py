@@ -23,7 +23,7 @@ from arbiter_core.kernel.memo import KeyedMemo
 from arbiter_core.kernel.state import Effect, GameState, Marker, Obj, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import definition
-from arbiter_core.stack.items import Legal, effect, group, objects_of
+from arbiter_core.stack.items import Legal, effect, group, objects_of, players_of
 
 
 def _control_auras(s: GameState) -> dict[int, list[Obj]]:
@@ -130,7 +130,7 @@ def _gain_control(t: Txn, m: Marker, item: StackItem, eff: GainControl, legal: L
     """Gain control of the targets (613.1b), or give the source to the teammate targeted
     (deploy creatures, 804.2)."""
     targets = group(legal, eff.target)
-    mates = [x[2:] for x in targets if x.startswith("p:")]
+    mates = players_of(targets)
     if mates and item.source in t.s.battlefield:  # deploy creatures (804.2)
         t.emit(ev.EffectCreated(kind="control", affected=[item.source], controller=mates[0],
                                 marker=m.number, until="permanent", rule="804.2"))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from arbiter_core.cards.model import RedirectNextDamage
 from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.refs import PlayerRef, Ref
 from arbiter_core.kernel.state import GameState, Marker, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import is_creature
@@ -19,33 +20,32 @@ from arbiter_core.multiplayer.influence import object_in_range, player_in_range
 from arbiter_core.stack.items import Legal, amount, effect, group
 
 
-def shielded(s: GameState, recipient: str) -> bool:
+def shielded(s: GameState, recipient: Ref) -> bool:
     """Some redirection shield watches damage to `recipient`."""
     return any(f.kind == "redirect" and f.redirect and f.redirect[0] == recipient
                and f.amount > 0 for f in s.effects)
 
 
-def _there(t: Txn, recipient: str) -> bool:
+def _there(t: Txn, recipient: Ref) -> bool:
     """The recipient can still be dealt damage (614.9)."""
-    kind, _, value = recipient.partition(":")
-    if kind == "p":
-        return value in t.s.players and not t.s.players[value].left
-    o = t.s.objects.get(int(value))
+    if isinstance(recipient, PlayerRef):
+        who = recipient.player
+        return who in t.s.players and not t.s.players[who].left
+    o = t.s.objects.get(recipient.obj)
     return o is not None and o.zone == "battlefield" and is_creature(o)
 
 
-def _in_range(t: Txn, viewer: str, recipient: str) -> bool:
-    kind, _, value = recipient.partition(":")
-    if kind == "p":
-        return player_in_range(t.s, viewer, value)
-    return object_in_range(t.s, viewer, t.s.objects[int(value)])
+def _in_range(t: Txn, viewer: str, recipient: Ref) -> bool:
+    if isinstance(recipient, PlayerRef):
+        return player_in_range(t.s, viewer, recipient.player)
+    return object_in_range(t.s, viewer, t.s.objects[recipient.obj])
 
 
-def split(t: Txn, recipient: str, amount: int, dealer: str) -> list[tuple[str, int, str]]:
+def split(t: Txn, recipient: Ref, amount: int, dealer: str) -> list[tuple[Ref, int, str]]:
     """Where `amount` damage that would be dealt to `recipient` goes, as (recipient,
     amount, rule) parts, after the redirection shields on it (oldest first). `dealer`
     controls the spell, ability or creature dealing the damage."""
-    out: list[tuple[str, int, str]] = []
+    out: list[tuple[Ref, int, str]] = []
     rest = amount
     shields = sorted((f for f in t.s.effects if f.kind == "redirect" and f.redirect
                       and f.redirect[0] == recipient and f.amount > 0),

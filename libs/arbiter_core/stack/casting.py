@@ -10,7 +10,7 @@ game returns to the moment before the proposal).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from arbiter_core.card_types import planeswalkers
 from arbiter_core.cards.model import (
@@ -30,6 +30,7 @@ from arbiter_core.kernel.edits import move, push, set_marker, set_player
 from arbiter_core.kernel.errors import InvalidCommand, RuleViolation
 from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.explain import Namer, explains, targets_text
+from arbiter_core.kernel.refs import Ref, objects_of, player_ref, ref_groups
 from arbiter_core.kernel.registry import Registry
 from arbiter_core.kernel.state import MAIN_STEPS, GameState, Marker, Obj, StackItem, Step
 from arbiter_core.kernel.txn import Txn
@@ -46,7 +47,7 @@ from arbiter_core.stack.mana import (
     pay,
 )
 from arbiter_core.stack.priority import queue_priority, require_priority
-from arbiter_core.stack.targets import check_choice, parse
+from arbiter_core.stack.targets import check_choice
 
 #: what activating an ability of a card in its owner's hand does, by the ability's class
 #: (113.6: most abilities function only on the battlefield; cycling does, 702.29a)
@@ -138,14 +139,12 @@ def cast_spell(t: Txn, cmd: CastSpell) -> None:
     queue_priority(t, m.number, cmd.player)
 
 
-def same_stack(s: GameState, m: Marker, chosen: tuple[tuple[str, ...], ...]) -> None:
+def same_stack(s: GameState, m: Marker, chosen: Sequence[Sequence[Ref]]) -> None:
     """CR 807.5b: a spell that targets an object on a stack goes on that stack, and can't
     target objects on several stacks."""
     for group in chosen:
-        for target in group:
-            oid = int(target[2:]) if target.startswith("o:") else None
-            item = next((i for i in s.stack_items.values() if oid is not None
-                         and i.obj == oid), None)
+        for oid in objects_of(group):
+            item = next((i for i in s.stack_items.values() if i.obj == oid), None)
             if item is not None and item.marker != m.number:
                 raise RuleViolation("807.5b", "a spell must go on the stack of the spell "
                                               f"it targets (stack {item.marker})")
@@ -221,19 +220,19 @@ def _activatable(s: GameState, cmd: ActivateAbility, o: Obj | None) -> Obj:
 
 
 def _equip_targets(s: GameState, m: Marker, cmd: ActivateAbility, o: Obj
-                   ) -> tuple[tuple[str, ...], ...]:
+                   ) -> tuple[tuple[Ref, ...], ...]:
     """CR 702.6a: equip only as a sorcery, targeting a creature you control."""
     if not sorcery_timing_ok(s, m, cmd.player):
         raise RuleViolation("702.6a", "equip only as a sorcery")
     chosen = check_choice(s, (TargetSpec(kind="creature"),), cmd.targets, cmd.player, o.id)
-    target = s.objects[int(parse(chosen[0][0])[1])]
+    target = s.objects[objects_of(chosen[0])[0]]
     if target.controller != cmd.player:
         raise RuleViolation("702.6a", "equip targets a creature you control")
     return chosen
 
 
 def _ability_targets(s: GameState, m: Marker, cmd: ActivateAbility, o: Obj,
-                     ab: ActivatedAbility) -> tuple[tuple[str, ...], ...]:
+                     ab: ActivatedAbility) -> tuple[tuple[Ref, ...], ...]:
     """The timing rules of the ability (606.3 and 606.6 for loyalty abilities, 602.5d,
     602.5), then its targets (602.2b, 115)."""
     if planeswalkers.is_loyalty_ability(ab):  # 606.3, 606.6
@@ -247,7 +246,7 @@ def _ability_targets(s: GameState, m: Marker, cmd: ActivateAbility, o: Obj,
 
 
 def _activated(t: Txn, m: Marker, cmd: ActivateAbility, o: Obj,
-               ab: ActivatedAbility | EquipAbility, chosen: tuple[tuple[str, ...], ...],
+               ab: ActivatedAbility | EquipAbility, chosen: tuple[tuple[Ref, ...], ...],
                half: int) -> None:
     """The ability goes on the stack and its costs are paid (602.2, 602.2b): tapping,
     loyalty (606.4), life (119.4; 810.9a: half the team's total in 2HG), mana."""
@@ -284,7 +283,8 @@ def deploy(t: Txn, cmd: ActivateAbility, m: Marker, o: Obj) -> None:
     if not sorcery_timing_ok(s, m, cmd.player):
         raise RuleViolation("804.2", "deploy only as a sorcery")
     group = cmd.targets[0] if len(cmd.targets) == 1 else []
-    mates = [f"p:{p}" for p in teammates(s, cmd.player) if player_in_range(s, cmd.player, p)]
+    mates = [player_ref(p) for p in teammates(s, cmd.player)
+             if player_in_range(s, cmd.player, p)]
     if len(group) != 1 or group[0] not in mates:
         raise RuleViolation("804.2", "deploy targets one teammate")
     if not can_tap_for_cost(s, o):
@@ -294,10 +294,6 @@ def deploy(t: Txn, cmd: ActivateAbility, m: Marker, o: Obj) -> None:
                                rule="804.2"))
     t.emit(ev.PermanentTapped(obj=o.id, rule="602.2b"))
     queue_priority(t, m.number, cmd.player)
-
-
-def _targets(raw: list[list[str]]) -> tuple[tuple[str, ...], ...]:
-    return tuple(tuple(t) for t in raw)
 
 
 @applies(ev.LandPlayed)
@@ -312,7 +308,7 @@ def _spell_cast(s: GameState, e: ev.SpellCast) -> None:
     move(s, e.obj, e.new_id, "stack", e.player)
     push(s, StackItem(id=e.item, kind="spell", controller=e.player, marker=e.marker,
                       obj=e.new_id, source_name=s.objects[e.new_id].name,
-                      targets=_targets(e.targets), x=e.x))
+                      targets=ref_groups(e.targets), x=e.x))
 
 
 @applies(ev.AbilityActivated)
@@ -320,7 +316,7 @@ def _ability_activated(s: GameState, e: ev.AbilityActivated) -> None:
     src = s.objects[e.source]
     push(s, StackItem(id=e.item, kind="activated", controller=e.player, marker=e.marker,
                       source=e.source, source_name=src.name, ability=e.ability,
-                      targets=_targets(e.targets)))
+                      targets=ref_groups(e.targets)))
     if planeswalkers.activated_loyalty(src, e.ability):  # 606.3: once each turn
         ml = s.markers[e.marker]
         set_marker(s, e.marker, loyalty_used=(*ml.loyalty_used, e.source))

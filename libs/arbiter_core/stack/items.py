@@ -13,7 +13,7 @@ no entry or with two.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from arbiter_core.cards import get_card
@@ -30,12 +30,13 @@ from arbiter_core.cards.model import (
     TriggeredAbility,
 )
 from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.refs import ObjectRef, PlayerRef, Ref
 from arbiter_core.kernel.registry import MissingEntry, Registry
 from arbiter_core.kernel.state import Marker, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import definition
 
-Legal = list[list[str]]
+Legal = list[list[Ref]]
 E = TypeVar("E")
 #: (txn, marker, item, effect, legal targets per requirement, effect index) -> True
 #: when the resolution waits for a player's decision (608.2d)
@@ -165,12 +166,17 @@ def _that_much(t: Txn, item: StackItem) -> int:
     return 0
 
 
-def objects_of(group: list[str]) -> list[int]:
+def objects_of(group: Sequence[Ref]) -> list[int]:
     """The object ids among a target group's references."""
-    return [int(x[2:]) for x in group if x.startswith("o:")]
+    return [r.obj for r in group if isinstance(r, ObjectRef)]
 
 
-def group(legal: Legal, index: int) -> list[str]:
+def players_of(group: Sequence[Ref]) -> list[str]:
+    """The players among a target group's references."""
+    return [r.player for r in group if isinstance(r, PlayerRef)]
+
+
+def group(legal: Legal, index: int) -> list[Ref]:
     """The legal targets of requirement `index` (none when it is past the last)."""
     return legal[index] if index < len(legal) else []
 
@@ -182,5 +188,5 @@ def player_of(item: StackItem, who: str, legal: Legal) -> str | None:
         return item.controller
     if who == "that_player":
         return item.that_player
-    players = [x[2:] for g in legal for x in g if x.startswith("p:")]
+    players = [p for g in legal for p in players_of(g)]
     return players[0] if players else None

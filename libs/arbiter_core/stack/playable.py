@@ -22,6 +22,7 @@ from arbiter_core.kernel.commands import (
     PlayLand,
 )
 from arbiter_core.kernel.errors import RuleViolation
+from arbiter_core.kernel.refs import Ref, objects_of, player_ref
 from arbiter_core.kernel.state import GameState, Marker, Obj
 from arbiter_core.layers.characteristics import definition, is_creature
 from arbiter_core.multiplayer.influence import player_in_range
@@ -38,7 +39,7 @@ from arbiter_core.stack.mana import can_pay, can_tap_for_cost, parse_cost, untap
 from arbiter_core.stack.targets import candidates
 
 MAX_X = 10
-Targets = list[list[str]]
+Targets = list[list[Ref]]
 
 
 def target_choices(s: GameState, specs: tuple[TargetSpec, ...], player: str,
@@ -106,7 +107,7 @@ def permanent_actions(s: GameState, m: Marker, player: str) -> list[PlayerComman
                 if player_in_range(s, player, mate):
                     out.append(ActivateAbility(
                         player=player, source=o.id, ability=len(definition(o).abilities),
-                        targets=[[f"p:{mate}"]], marker=m.number))
+                        targets=[[player_ref(mate)]], marker=m.number))
     return out
 
 
@@ -121,8 +122,8 @@ def _activations(s: GameState, m: Marker, player: str, o: Obj, i: int,
             return []
         specs: tuple[TargetSpec, ...] = (TargetSpec(kind="creature"),)
         choices = [c for c in target_choices(s, specs, player, o.id)
-                   if s.objects[int(c[0][0][2:])].controller == player
-                   and s.objects[int(c[0][0][2:])].id != o.attached_to]
+                   if s.objects[objects_of(c[0])[0]].controller == player
+                   and objects_of(c[0])[0] != o.attached_to]
     else:
         if (ab.sorcery_speed and not main) or not activation_timing_ok(s, m, player, ab):
             return []

@@ -27,7 +27,7 @@ from arbiter_core.kernel.registry import Hooks, Slot
 from arbiter_core.kernel.state import GameState, Marker, StackItem, Work
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import definition
-from arbiter_core.stack.items import Legal, item_definition, item_effects, run
+from arbiter_core.stack.items import Legal, item_definition, item_effects, objects_of, run
 from arbiter_core.stack.priority import queue_priority
 from arbiter_core.stack.targets import is_legal
 
@@ -149,7 +149,7 @@ def _enters(t: Txn, m: Marker, item: StackItem, legal: Legal, aura: bool) -> boo
     for entered_as in ENTERED_AS[_ALL]:
         entered_as(t, m, item, new_id)
     if aura and legal and legal[0]:
-        t.emit(ev.Attached(obj=new_id, to=int(legal[0][0][2:]), rule="608.3c"))
+        t.emit(ev.Attached(obj=new_id, to=objects_of(legal[0])[0], rule="608.3c"))
     return any(hook(t, m, item, new_id) for hook in AS_ENTERS[_ALL])
 
 

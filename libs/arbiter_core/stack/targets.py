@@ -1,7 +1,7 @@
 """Targets (CR 115): what each target kind may choose, checked when a spell is cast or an
 ability activated (CR 601.2c, 602.2b) and again on resolution (CR 608.2b).
 
-A target is written "p:<player>" or "o:<object id>".
+A target is a typed reference (`kernel.refs`): a player or an object.
 """
 
 from __future__ import annotations
@@ -9,38 +9,28 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from arbiter_core.cards.model import TargetSpec
-from arbiter_core.kernel.errors import InvalidCommand, RuleViolation
+from arbiter_core.kernel.errors import RuleViolation
+from arbiter_core.kernel.refs import ObjectRef, PlayerRef, Ref, object_ref, player_ref
 from arbiter_core.kernel.state import GameState
 from arbiter_core.layers.characteristics import colors, is_creature, is_type
 from arbiter_core.multiplayer.influence import near, object_in_range, player_in_range
 from arbiter_core.multiplayer.seating import opponents
 
-
-def parse(target: str) -> tuple[str, str]:
-    kind, _, value = target.partition(":")
-    if kind not in ("p", "o") or not value:
-        raise InvalidCommand("targets", f"{target!r} is not 'p:<player>' or 'o:<object id>'")
-    if kind == "o" and not value.isdigit():
-        raise InvalidCommand("targets", f"{target!r} has no object id")
-    return kind, value
-
-
 PLAYER_KINDS = ("any", "player", "player_or_planeswalker", "creature_planeswalker_or_player")
 
 
-def is_legal(s: GameState, spec: TargetSpec, controller: str, target: str,
+def is_legal(s: GameState, spec: TargetSpec, controller: str, target: Ref,
              source: int | None = None) -> bool:
     """Whether `target` meets `spec` now (CR 115.1, 115.5: a spell can't target itself;
     801.4: nothing outside the controller's range of influence)."""
-    kind, value = parse(target)
-    if kind == "p":
-        return _player_legal(s, spec, controller, value, None)
-    return _object_legal(s, spec, controller, int(value), source, None)
+    if isinstance(target, PlayerRef):
+        return _player_legal(s, spec, controller, target.player, None)
+    return _object_legal(s, spec, controller, target.obj, source, None)
 
 
 def _player_legal(s: GameState, spec: TargetSpec, controller: str, name: str,
                   opps: Collection[str] | None) -> bool:
-    """`is_legal` for "p:<name>"; `opps`: the controller's opponents, if known."""
+    """`is_legal` for a player; `opps`: the controller's opponents, if known."""
     p = s.players.get(name)
     return (p is not None and not p.left
             and (spec.kind in PLAYER_KINDS
@@ -51,7 +41,7 @@ def _player_legal(s: GameState, spec: TargetSpec, controller: str, name: str,
 
 def _object_legal(s: GameState, spec: TargetSpec, controller: str, oid: int,
                   source: int | None, opps: Collection[str] | None) -> bool:
-    """`is_legal` for "o:<id>"; `opps`: the controller's opponents, if known."""
+    """`is_legal` for an object; `opps`: the controller's opponents, if known."""
     if oid == source:
         return False
     o = s.objects.get(oid)
@@ -84,15 +74,15 @@ def _object_legal(s: GameState, spec: TargetSpec, controller: str, oid: int,
     return False
 
 
-def check_choice(s: GameState, specs: tuple[TargetSpec, ...], chosen: list[list[str]],
-                 controller: str, source: int | None = None) -> tuple[tuple[str, ...], ...]:
+def check_choice(s: GameState, specs: tuple[TargetSpec, ...], chosen: list[list[Ref]],
+                 controller: str, source: int | None = None) -> tuple[tuple[Ref, ...], ...]:
     """CR 601.2c: one list of targets per requirement, the right number, each legal,
     and the same object or player not chosen twice for one word "target" (115.3)."""
     if len(chosen) != len(specs):
         raise RuleViolation("601.2c", f"this needs {len(specs)} target group(s), "
                                       f"{len(chosen)} given")
     limited = bool(s.influence)
-    out: list[tuple[str, ...]] = []
+    out: list[tuple[Ref, ...]] = []
     for spec, group in zip(specs, chosen, strict=True):
         if len(group) < spec.min_count or (spec.max_count is not None
                                            and len(group) > spec.max_count):
@@ -113,12 +103,13 @@ def check_choice(s: GameState, specs: tuple[TargetSpec, ...], chosen: list[list[
 
 
 def candidates(s: GameState, spec: TargetSpec, controller: str,
-               source: int | None = None) -> list[str]:
+               source: int | None = None) -> list[Ref]:
     """Every legal single target for `spec` now (for legal_actions and bots): players
     in seating order, then permanents, spells, and cards in the controller's graveyard,
     each checked as `is_legal` checks it."""
     opps = frozenset(opponents(s, controller))
-    found = [f"p:{p}" for p in s.in_game() if _player_legal(s, spec, controller, p, opps)]
+    found: list[Ref] = [player_ref(p) for p in s.in_game()
+                        if _player_legal(s, spec, controller, p, opps)]
     ids = [*s.battlefield, *(i.obj for i in s.stack_items.values() if i.obj is not None),
            *s.zone(controller, "graveyard")]
     within = near(s, controller)
@@ -126,20 +117,19 @@ def candidates(s: GameState, spec: TargetSpec, controller: str,
         objects = s.objects  # an object is within it when its controller is); skip them
         ids = [i for i in ids if (o := objects.get(i)) is None
                or o.zone not in ("battlefield", "stack") or o.controller in within]
-    found += [f"o:{i}" for i in ids if _object_legal(s, spec, controller, i, source, opps)]
+    found += [object_ref(i) for i in ids if _object_legal(s, spec, controller, i, source, opps)]
     return found
 
 
-def _out_of_range(s: GameState, controller: str, target: str) -> bool:
-    kind, value = target.partition(":")[0], target.partition(":")[2]
-    if kind == "p":
-        return value in s.players and not player_in_range(s, controller, value)
-    o = s.objects.get(int(value)) if value.isdigit() else None
+def _out_of_range(s: GameState, controller: str, target: Ref) -> bool:
+    if isinstance(target, PlayerRef):
+        return target.player in s.players and not player_in_range(s, controller, target.player)
+    o = s.objects.get(target.obj)
     return o is not None and not object_in_range(s, controller, o)
 
 
-def describe(s: GameState, target: str) -> str:
-    kind, value = target.partition(":")[0], target.partition(":")[2]
-    if kind == "o" and value.isdigit() and int(value) in s.objects:
-        return s.objects[int(value)].name
-    return value
+def describe(s: GameState, target: Ref) -> str:
+    if isinstance(target, ObjectRef):
+        o = s.objects.get(target.obj)
+        return o.name if o is not None else str(target.obj)
+    return target.player

@@ -35,6 +35,7 @@ from arbiter_core.kernel.edits import pop, push, set_marker
 from arbiter_core.kernel.errors import RuleViolation
 from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.explain import Namer, explains, item_label
+from arbiter_core.kernel.refs import Ref, object_ref, player_ref, refs
 from arbiter_core.kernel.state import (
     Decision,
     GameState,
@@ -47,7 +48,7 @@ from arbiter_core.kernel.state import (
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import definition
 from arbiter_core.multiplayer.seating import apnap_order
-from arbiter_core.stack.items import item_definition
+from arbiter_core.stack.items import item_definition, objects_of, players_of
 from arbiter_core.stack.priority import queue_priority
 from arbiter_core.stack.targets import candidates
 
@@ -119,7 +120,7 @@ def requirements(t: Txn, item: StackItem) -> tuple[TargetSpec, ...]:
     return ab.targets if isinstance(ab, TriggeredAbility) else ()
 
 
-def _legal(t: Txn, item: StackItem, spec: TargetSpec) -> list[str]:
+def _legal(t: Txn, item: StackItem, spec: TargetSpec) -> list[Ref]:
     """The legal single targets for `spec`; "another target" excludes those already
     chosen for the ability (115.3)."""
     earlier = {x for g in item.targets for x in g} if spec.another else set()
@@ -148,8 +149,7 @@ def choose_targets(t: Txn, marker: int, item_id: int, then_priority: str | None)
                                       then_priority=then_priority, rule="603.3d"))
         t.emit(ev.DecisionRequested(
             marker=marker, kind="choose_targets", player=item.controller,
-            options=[int(c[2:]) for c in legal if c.startswith("o:")],
-            choices=[c[2:] for c in legal if c.startswith("p:")], count=most,
+            options=objects_of(legal), choices=players_of(legal), count=most,
             min_count=spec.min_count, stack_item=item.id, rule="603.3d"))
         return True
     return False
@@ -173,7 +173,7 @@ def _targets_answered(t: Txn, m: Marker, d: Decision, cmd: ChooseObjects) -> Non
     objs, players = list(cmd.choices), list(cmd.players)
     assert d.stack_item is not None
     low = d.count if d.min_count is None else d.min_count
-    chosen = [f"o:{o}" for o in objs] + [f"p:{p}" for p in players]
+    chosen: list[Ref] = [*map(object_ref, objs), *map(player_ref, players)]
     if len(set(chosen)) != len(chosen):
         raise RuleViolation("115.3", "the same target is chosen twice")
     if not low <= len(chosen) <= d.count:
@@ -212,7 +212,7 @@ def _targets_asked(s: GameState, e: ev.TriggerTargetsAsked) -> None:
 @applies(ev.TriggerTargetsChosen)
 def _targets_chosen(s: GameState, e: ev.TriggerTargetsChosen) -> None:
     it = s.stack_items[e.item]
-    s.stack_items[e.item] = replace(it, targets=(*it.targets, tuple(e.targets)))
+    s.stack_items[e.item] = replace(it, targets=(*it.targets, refs(e.targets)))
 
 
 @applies(ev.TriggerRemoved)

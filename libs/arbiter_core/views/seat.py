@@ -21,6 +21,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from arbiter_core.kernel.refs import PlayerRef, Ref
 from arbiter_core.kernel.state import (
     Decision,
     GameState,
@@ -221,11 +222,10 @@ def _permanent(state: GameState, oid: int, seat: str | None) -> PermanentView:
     )
 
 
-def _target(state: GameState, raw: str, seat: str | None) -> TargetView:
-    kind, _, value = raw.partition(":")
-    if kind == "p":
-        return TargetView(player=value)
-    oid = int(value)
+def _target(state: GameState, raw: Ref, seat: str | None) -> TargetView:
+    if isinstance(raw, PlayerRef):
+        return TargetView(player=raw.player)
+    oid = raw.obj
     if not visible(state, oid, seat):
         return TargetView(hidden=True)
     o = state.objects.get(oid)
