@@ -16,6 +16,8 @@ from arbiter_core.cards.pool_multiplayer import MULTIPLAYER
 from arbiter_core.cards.pool_starter import STARTER
 
 POOL: dict[str, CardDefinition] = {card.name: card for card in (*STARTER, *MULTIPLAYER)}
+#: the cards mechanic modules added (`add_card`), by name
+ADDED: set[str] = set()
 
 
 def add_card(card: CardDefinition) -> CardDefinition:
@@ -23,4 +25,5 @@ def add_card(card: CardDefinition) -> CardDefinition:
     if card.name in POOL:
         raise ValueError(f"{card.name!r} is defined already")
     POOL[card.name] = card
+    ADDED.add(card.name)
     return card
