@@ -3,7 +3,7 @@
 
 Source: MTGJSON v5 set files (meta.version 5.2.0+20220425, date 2022-04-25) as committed in
     github.com/AUTRE04216/jsonSets (commit ca38aa761f36c5ac61bebfb6a6f37b6980c487de, one
-    <SET>.json per set at repo root). Also 26 cards listed in tools/extra_cards.txt,
+    <SET>.json per set at repo root). Also 27 cards listed in tools/extra_cards.txt,
     from MTGJSON v5.2.0+20220425 set files from
     github.com/AUTRE04216/jsonSets@ca38aa761f36c5ac61bebfb6a6f37b6980c487de (CMR.json
     missing)
@@ -1883,6 +1883,22 @@ FACTS: dict[str, CardFacts] = {
         toughness=4,
         oracle_text="Cycling {R} ({R}, Discard this card: Draw a card.)",
         keywords=("Cycling",),
+    ),
+    "Monastery Swiftspear": CardFacts(
+        name="Monastery Swiftspear",
+        mana_cost="{R}",
+        colors=("R",),
+        supertypes=(),
+        types=("Creature",),
+        subtypes=("Human", "Monk"),
+        power=1,
+        toughness=2,
+        oracle_text=(
+            "Haste\n"
+            "Prowess (Whenever you cast a noncreature spell, this creature gets "
+            "+1/+1 until end of turn.)"
+        ),
+        keywords=("Haste", "Prowess"),
     ),
 }
 # fmt: on
