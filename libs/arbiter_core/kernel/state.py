@@ -12,11 +12,15 @@ marker, number 1.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Literal
 
 from arbiter_core.cards.model import TokenSpec
 from arbiter_core.kernel.memo import KeyedMemo, fact
+from arbiter_core.kernel.names import COMBAT_STEPS as COMBAT_STEPS
+from arbiter_core.kernel.names import MAIN_STEPS as MAIN_STEPS
+from arbiter_core.kernel.names import PLAYER_ZONES as PLAYER_ZONES
+from arbiter_core.kernel.names import Step as Step
+from arbiter_core.kernel.names import Zone as Zone
 from arbiter_core.kernel.pending import Decision as Decision
 from arbiter_core.kernel.pending import DecisionKind as DecisionKind
 from arbiter_core.kernel.pending import Pending as Pending
@@ -26,40 +30,6 @@ from arbiter_core.kernel.pending import Work as Work
 from arbiter_core.kernel.pending import WorkKind as WorkKind
 from arbiter_core.kernel.records import shown_when_set
 from arbiter_core.kernel.refs import Ref
-
-
-class Step(StrEnum):
-    """Steps of a turn in order (CR 500.1, 501-514)."""
-
-    UNTAP = "untap"
-    UPKEEP = "upkeep"
-    DRAW = "draw"
-    PRECOMBAT_MAIN = "precombat_main"
-    BEGINNING_OF_COMBAT = "beginning_of_combat"
-    DECLARE_ATTACKERS = "declare_attackers"
-    DECLARE_BLOCKERS = "declare_blockers"
-    FIRST_STRIKE_DAMAGE = "first_strike_damage"
-    COMBAT_DAMAGE = "combat_damage"
-    END_OF_COMBAT = "end_of_combat"
-    POSTCOMBAT_MAIN = "postcombat_main"
-    END = "end"
-    CLEANUP = "cleanup"
-
-
-COMBAT_STEPS = frozenset(
-    {
-        Step.BEGINNING_OF_COMBAT,
-        Step.DECLARE_ATTACKERS,
-        Step.DECLARE_BLOCKERS,
-        Step.FIRST_STRIKE_DAMAGE,
-        Step.COMBAT_DAMAGE,
-        Step.END_OF_COMBAT,
-    }
-)
-MAIN_STEPS = frozenset({Step.PRECOMBAT_MAIN, Step.POSTCOMBAT_MAIN})
-
-Zone = Literal["library", "hand", "battlefield", "graveyard", "exile", "stack", "command"]
-PLAYER_ZONES: tuple[Zone, ...] = ("library", "hand", "graveyard", "exile", "command")
 
 
 @shown_when_set("printed")

@@ -35,6 +35,7 @@ class Variant:
     """The two-player game: the base of every variant (CR 103, 104)."""
 
     name: ClassVar[str] = "two_player"
+    base_name: ClassVar[str | None] = None  # the base variant of a composed one
     starting_life: ClassVar[int] = 20  # CR 103.4
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
@@ -139,6 +140,26 @@ class Variant:
 
     def players_left(self, t: Txn, players: list[str]) -> None:
         """What the variant does as players leave the game (807.4c, 807.4e-g)."""
+
+
+class Supplement(Variant):
+    """A supplementary variant, played over a base variant (CR 901.12 and 901.14:
+    Planechase over Two-Headed Giant or Grand Melee; 904.13: Archenemy with Commander):
+    it overrides only the hooks its rules change and reaches the base's with `super()`.
+    `compose` makes the combination."""
+
+
+def compose(supplement: type[Supplement], base: type[Variant]) -> Variant:
+    """The supplement played over the base: a class whose hooks are the supplement's
+    where it has them and the base's otherwise (Python's method resolution order: the
+    supplement, then the base, then `Variant`)."""
+    if not issubclass(supplement, Supplement) or issubclass(base, Supplement):
+        raise InvalidCommand("variant", f"{supplement.name} can't be played over "
+                                        f"{base.name}")
+    combined: type[Variant] = type(f"{supplement.__name__}Over{base.__name__}",
+                                   (supplement, base),
+                                   {"name": supplement.name, "base_name": base.name})
+    return combined()
 
 
 VARIANTS: Registry[str, Variant] = Registry("variant")
