@@ -156,7 +156,8 @@ async def play_through_gateway(client: GatewayClient, start: StartGame,
     bots = make_bots(start)
     actions = 0
     while not proj.state.game_over:
-        _check_deadline(t0, deadline_s)
+        _check_deadline(t0, deadline_s, f" (last event read: version {proj.version}, "
+                        f"engine idle: {engine_idle(proj.state)})")
         idle = proj.version > 0 and engine_idle(proj.state)
         new = await client.events(gid, judge, proj.version + 1, wait=0 if idle else 5)
         proj.apply_all(stored(gid, e) for e in new)
@@ -170,7 +171,7 @@ async def play_through_gateway(client: GatewayClient, start: StartGame,
         out = await client.submit(gid, tokens[player], action, cid, proj.version)
         sent = time.monotonic()
         while out["status"] == "pending":
-            _check_deadline(t0, deadline_s)
+            _check_deadline(t0, deadline_s, f" (command {cid} still pending)")
             if time.monotonic() - sent > RESUBMIT_S:  # lost with a broker restart?
                 out = await client.submit(gid, tokens[player], action, cid, proj.version,
                                           wait=0)
@@ -183,9 +184,9 @@ async def play_through_gateway(client: GatewayClient, start: StartGame,
                            time.monotonic() - t0)
 
 
-def _check_deadline(t0: float, deadline_s: float) -> None:
+def _check_deadline(t0: float, deadline_s: float, where: str = "") -> None:
     if time.monotonic() - t0 > deadline_s:
-        raise TimeoutError(f"the game did not finish in {deadline_s}s")
+        raise TimeoutError(f"the game did not finish in {deadline_s}s{where}")
 
 
 async def _sleep(s: float) -> None:

@@ -22,7 +22,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from arbiter_ops.tansu import TansuBroker, free_port
+from arbiter_ops.tansu import TansuBroker, free_ports
 from arbiter_services.topic_admin import ensure_topics
 from arbiter_services.topics import SERVICES, STACK
 
@@ -87,7 +87,7 @@ class Cluster:
         self.run_dir.mkdir(parents=True, exist_ok=True)
         self.broker = TansuBroker(broker_port, run_dir / "tansu.log")
         self.start_broker = start_broker
-        self.ports = {name: free_port() for name in self.names}
+        self.ports = dict(zip(self.names, free_ports(len(self.names)), strict=True))
         if gateway_port:
             self.ports["gateway"] = gateway_port
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
@@ -156,6 +156,14 @@ class Cluster:
         self.procs.clear()
         self.broker.stop()
         return codes
+
+    def log_tails(self, lines: int = 30) -> str:
+        """The last `lines` lines of every process's log, for a failed test's report."""
+        parts = []
+        for log in sorted(self.run_dir.glob("*.log")):
+            text = log.read_text(errors="replace").splitlines()[-lines:]
+            parts.append(f"--- {log.name} (last {len(text)} lines)\n" + "\n".join(text))
+        return "\n".join(parts)
 
     def write_pids(self) -> None:
         pids = {n: p.pid for n, p in self.procs.items()}

@@ -6,6 +6,7 @@ store). Listens on loopback only.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -24,9 +25,17 @@ def tansu_binary() -> str:
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    return free_ports(1)[0]
+
+
+def free_ports(n: int) -> list[int]:
+    """`n` distinct free ports: every socket is held until all are bound (one at a time,
+    the kernel may hand out the same port twice)."""
+    with contextlib.ExitStack() as stack:
+        socks = [stack.enter_context(socket.socket()) for _ in range(n)]
+        for s in socks:
+            s.bind(("127.0.0.1", 0))
+        return [int(s.getsockname()[1]) for s in socks]
 
 
 def wait_port(port: int, timeout: float, host: str = "127.0.0.1") -> None:

@@ -77,7 +77,10 @@ def test_postgres_store_plays_the_same_game(tmp_path: Path) -> None:
                 return (await play_through_gateway(GatewayClient(http, cluster.logins),
                                                    start_command(gid, 2, 3, deck_size=8),
                                                    240)).seed
-        seed = asyncio.run(go())
+        try:
+            seed = asyncio.run(go())
+        except TimeoutError as e:  # say where it stopped: every process's last lines
+            pytest.fail(f"{e}\n{cluster.log_tails()}")
         with open_store(PG_URL) as store:
             assert log_hash(store.read_stream(gid)) == reference_hash(gid, 2, seed, 8)
     finally:
