@@ -10,7 +10,8 @@ library in a few hundred requests.
   command references (`referenced_ids`) exists and is visible to the actor; an unknown or
   hidden object is `InvalidCommand(field, NOT_A_LEGAL_CHOICE)`, the same answer for both.
 - `render_rejection(state, viewer, rejection)`: the rejection as `viewer` may read it: a
-  reason naming a card no object visible to the viewer is named is replaced by
+  reason naming a card no object visible to the viewer is named, or the card of a
+  face-down spell or permanent the viewer may not look at (708.5), is replaced by
   `NOT_A_LEGAL_CHOICE` (the code, rule and field stay).
 
 Judges read rejections as recorded (`arbiter_runtime.audit`).
@@ -29,7 +30,7 @@ from arbiter_core.kernel.decide import decide
 from arbiter_core.kernel.errors import InvalidCommand
 from arbiter_core.kernel.events import Event
 from arbiter_core.kernel.state import GameState
-from arbiter_core.views.seat import face_name, visible
+from arbiter_core.views.seat import item_name, shown_name, visible
 from arbiter_runtime.audit import CommandRejected
 
 NOT_A_LEGAL_CHOICE = "not a legal choice"
@@ -94,16 +95,22 @@ def screened_decide(state: GameState, actor: str, command: Command) -> list[Even
 
 
 def _names(state: GameState, viewer: str | None) -> tuple[set[str], set[str]]:
-    """(names the viewer can see on some object, names of every object)."""
+    """(names the viewer can see on some object, names of every object). The name of a
+    face-down object the viewer may not look at (708.5) is never shown: a reason that
+    names it could tie it to its id, though another object bears the same name."""
     shown: set[str] = set()
     every: set[str] = set()
+    face_down: set[str] = set()
     for oid, o in state.objects.items():
         every.add(o.name)
-        if visible(state, oid, viewer):
-            shown.add(face_name(o, viewer))
+        seen = shown_name(state, o, viewer)
+        if seen != o.name:
+            face_down.add(o.name)
+        elif visible(state, oid, viewer):
+            shown.add(seen)
     for item in state.stack_items.values():
-        shown.add(item.source_name)
-    return shown, every
+        shown.add(item_name(state, item, viewer))
+    return shown - face_down, every
 
 
 def hidden_names_in(state: GameState, viewer: str | None, text: str) -> list[str]:

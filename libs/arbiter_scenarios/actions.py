@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from arbiter_core.kernel.commands import (
     ActivateAbility,
     AssignCombatDamage,
+    CastFaceDown,
     CastSpell,
     ChooseObjects,
     ChooseOption,
@@ -17,6 +18,7 @@ from arbiter_core.kernel.commands import (
     PassPriority,
     PlayLand,
     RunEngineWork,
+    TurnFaceUp,
 )
 from arbiter_core.kernel.errors import ArbiterError, RuleViolation
 from arbiter_core.kernel.refs import Ref, object_ref, player_ref
@@ -30,8 +32,9 @@ if TYPE_CHECKING:
     from arbiter_scenarios.runner import Run
 
 UNSUPPORTED = {"mulligan", "keep", "roll_planar_die"}
-KNOWN = {"player", "play_land", "cast", "targets", "pay", "x", "stack", "activate", "ability",
-         "pass", "pass_until", "marker", "attack", "bands", "block", "assign_combat_damage",
+KNOWN = {"player", "play_land", "cast", "cast_face_down", "turn_face_up", "targets", "pay",
+         "x", "stack", "activate", "ability", "pass", "pass_until", "marker", "attack",
+         "bands", "block", "assign_combat_damage",
          "choose", "concede", "expect_rejected", *UNSUPPORTED}
 UNTIL = {"stack_empty", "next_turn", "end_of_turn", *(s.value for s in Step)}
 
@@ -137,6 +140,8 @@ def _command(run: Run, player: str, a: dict[str, Any]) -> Command | None:
     s = run.state
     pay = _sources(run, player, list(a["pay"])) if "pay" in a else None
     marker = int(a["stack"]) if "stack" in a else None
+    if "cast_face_down" in a or "turn_face_up" in a:
+        return _morph(run, player, a, pay, marker)
     if "play_land" in a:
         return PlayLand(player=player, card=_card_in(run, player, str(a["play_land"]), "hand"),
                         marker=marker)
@@ -163,8 +168,23 @@ def _command(run: Run, player: str, a: dict[str, Any]) -> Command | None:
         return _assign(run, player, a["assign_combat_damage"])
     if "choose" in a:
         return _choose(run, player, a["choose"])
-    raise NameError_("the action does nothing: give one of play_land, cast, activate, pass, "
-                     "attack, block, assign_combat_damage, choose, concede")
+    raise NameError_("the action does nothing: give one of play_land, cast, cast_face_down, "
+                     "turn_face_up, activate, pass, attack, block, assign_combat_damage, "
+                     "choose, concede")
+
+
+def _morph(run: Run, player: str, a: dict[str, Any], pay: list[int] | None,
+           marker: int | None) -> Command:
+    """`cast_face_down: NAME` (702.37c), `turn_face_up: NAME` (702.37e): the card in the
+    player's hand; the permanent of that name (anyone's: the engine judges who may)."""
+    if "cast_face_down" in a:
+        card = _card_in(run, player, str(a["cast_face_down"]), "hand")
+        return CastFaceDown(player=player, card=card, pay=pay, marker=marker)
+    ref = str(a["turn_face_up"])
+    found = run.names.in_zone(run.state, ref, "battlefield")
+    if not found:
+        raise NameError_(f"no {ref} on the battlefield")
+    return TurnFaceUp(player=player, card=found[0].id, pay=pay, marker=marker)
 
 
 def _decision(run: Run, player: str, kind: str) -> tuple[Marker, Decision] | None:

@@ -11,6 +11,7 @@ from arbiter_core.kernel.evolve import apply, empty_state
 from arbiter_core.kernel.state import Decision, GameState, Priority, Waiting
 from arbiter_core.layers.characteristics import power_toughness
 from arbiter_core.multiplayer.seating import active_players
+from arbiter_core.views.seat import view
 
 if TYPE_CHECKING:
     from arbiter_scenarios.runner import Run
@@ -110,6 +111,8 @@ def run_check(run: Run, check: dict[str, Any], where: str) -> None:
             actual_pt = list(power_toughness(s, o))
             if actual_pt != list(value.get("is", [])):
                 raise _fail(where, f"power/toughness of {o.name}", value.get("is"), actual_pt)
+        case "face_down" | "seen_as":
+            _face_down_check(run, key, value, where)
         case "controller":
             o = names.permanent(s, value.get("card"))
             if o.controller != value.get("is"):
@@ -192,6 +195,31 @@ def run_check(run: Run, check: dict[str, Any], where: str) -> None:
             raise CheckFailed(f"{where}: {key} is not supported for the {s.variant} variant yet")
         case _:
             raise CheckFailed(f"{where}: unknown check {key!r}")
+
+
+def _face_down_check(run: Run, key: str, value: Any, where: str) -> None:
+    """`face_down: {card: X, is: true}`: whether the spell or permanent X is face down
+    (708); `seen_as: {card: X, by: P, is: NAME}`: the name player P's view shows for it
+    (708.5: a face-down object's is hidden from all but its controller)."""
+    s = run.state
+    card = str(value.get("card"))
+    objs = [o for o in run.names.objects(s, card) if o.zone in ("battlefield", "stack")]
+    if not objs:
+        raise CheckFailed(f"{where}: {key}: {card} is not on the battlefield or a stack")
+    o = objs[0]
+    if key == "face_down":
+        if o.face_down != bool(value.get("is")):
+            raise _fail(where, f"face down: {card}", bool(value.get("is")), o.face_down)
+        return
+    seat = str(value.get("by"))
+    if seat not in s.players:
+        raise CheckFailed(f"{where}: seen_as: no player named {seat!r}")
+    v = view(s, seat)
+    shown = [p.name for p in v.battlefield if p.id == o.id] + [
+        it.name for m in v.markers for it in m.stack if it.obj == o.id]
+    if shown != [value.get("is")]:
+        raise _fail(where, f"{card} as {seat} sees it", value.get("is"),
+                    shown[0] if shown else None)
 
 
 def _marker_value(value: Any) -> tuple[int, Any]:

@@ -93,6 +93,10 @@ def _setup(sc: Any) -> Run:
                 if zone in ("planar_deck", "scheme_deck"):
                     raise ScenarioFailed(f"{zone} is not supported for {sc.variant}")
                 cards = getattr(p, zone)
+                if zone != "battlefield" and any(c.face_down for c in cards):
+                    raise ScenarioFailed(
+                        f"players.{p.name}.{zone}: face_down is for permanents on the "
+                        "battlefield (708.2a); a spell is cast face down (702.37c)")
                 zones[zone] = [c.setup(zone == "battlefield") for c in cards]
                 setup_cards.extend(c.card for c in cards)
                 where.extend((p.name, i) if zone == "battlefield" else None
@@ -100,6 +104,8 @@ def _setup(sc: Any) -> Run:
             players.append(PositionPlayer(name=p.name, team=p.team, life=p.life,
                                           poison=p.poison, zones=zones))
         names = Names(setup_cards)
+        face_down = [(p.name, i) for p in sc.players
+                     for i, c in enumerate(p.battlefield) if c.face_down]
         for p in sc.players:
             for i, c in enumerate(p.battlefield):
                 if c.attached_to is not None:
@@ -115,7 +121,7 @@ def _setup(sc: Any) -> Run:
             deploy_creatures=opts.get("deploy_creatures"),
             shared_team_turns=opts.get("shared_team_turns"),
             team_life=dict(sc.team_life), team_poison=dict(sc.team_poison),
-            markers=dict(sc.turn_markers))
+            markers=dict(sc.turn_markers), face_down=face_down)
     else:
         for p in sc.players:
             for zone in ("battlefield", "hand", "graveyard", "exile", "command"):

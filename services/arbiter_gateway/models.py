@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from arbiter_core.kernel.commands import (
     ActivateAbility,
     AssignCombatDamage,
+    CastFaceDown,
     CastSpell,
     ChooseObjects,
     ChooseOption,
@@ -24,6 +25,7 @@ from arbiter_core.kernel.commands import (
     PlayerSetup,
     PlayLand,
     StartGame,
+    TurnFaceUp,
 )
 from arbiter_runtime.audit import GAME_ID_PATTERN
 
@@ -80,8 +82,9 @@ class Join(_Body):
 
 
 AnyPlayerCommand = Annotated[
-    PassPriority | PlayLand | CastSpell | ActivateAbility | DeclareAttackers
-    | DeclareBlockers | AssignCombatDamage | ChooseObjects | ChooseOption | Concede,
+    PassPriority | PlayLand | CastSpell | CastFaceDown | TurnFaceUp | ActivateAbility
+    | DeclareAttackers | DeclareBlockers | AssignCombatDamage | ChooseObjects | ChooseOption
+    | Concede,
     Field(discriminator="type")]
 
 

@@ -36,6 +36,8 @@ COMMAND_CONSUMERS: dict[str, str] = {
     "ChooseOption": TURN,  # a decision among named options (a color, CR 614.12)
     "PlayLand": TURN,  # a special action (CR 116.2a), no stack
     "CastSpell": STACK,
+    "CastFaceDown": STACK,  # a spell cast face down by its morph ability (CR 702.37c)
+    "TurnFaceUp": TURN,  # a special action (CR 116.2b, 702.37e), no stack
     "ActivateAbility": STACK,
 }
 

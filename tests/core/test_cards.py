@@ -24,6 +24,7 @@ from arbiter_core.cards.model import (
     GainKeyword,
     KeywordAbility,
     Mill,
+    MorphAbility,
     Proliferate,
     SearchOntoBattlefield,
     SpellAbility,
@@ -228,6 +229,8 @@ def test_keyword_abilities_agree_with_oracle_keywords(name: str) -> None:
             defined.add("Equip")
         elif isinstance(ability, CyclingAbility):
             defined.add("Cycling")
+        elif isinstance(ability, MorphAbility):
+            defined.add("Morph")
         for effect in getattr(ability, "effects", ()):
             if isinstance(effect, Proliferate | Detain | Mill):  # keyword actions (CR 701)
                 defined.add(effect.kind.capitalize())

@@ -3,7 +3,7 @@
 
 Source: MTGJSON v5 set files (meta.version 5.2.0+20220425, date 2022-04-25) as committed in
     github.com/AUTRE04216/jsonSets (commit ca38aa761f36c5ac61bebfb6a6f37b6980c487de, one
-    <SET>.json per set at repo root). Also 27 cards listed in tools/extra_cards.txt,
+    <SET>.json per set at repo root). Also 29 cards listed in tools/extra_cards.txt,
     from MTGJSON v5.2.0+20220425 set files from
     github.com/AUTRE04216/jsonSets@ca38aa761f36c5ac61bebfb6a6f37b6980c487de (CMR.json
     missing)
@@ -1899,6 +1899,38 @@ FACTS: dict[str, CardFacts] = {
             "+1/+1 until end of turn.)"
         ),
         keywords=("Haste", "Prowess"),
+    ),
+    "Battering Craghorn": CardFacts(
+        name="Battering Craghorn",
+        mana_cost="{2}{R}{R}",
+        colors=("R",),
+        supertypes=(),
+        types=("Creature",),
+        subtypes=("Goat", "Beast"),
+        power=3,
+        toughness=1,
+        oracle_text=(
+            "First strike\n"
+            "Morph {1}{R}{R} (You may cast this card face down as a 2/2 creature "
+            "for {3}. Turn it face up any time for its morph cost.)"
+        ),
+        keywords=("First strike", "Morph"),
+    ),
+    "Branchsnap Lorian": CardFacts(
+        name="Branchsnap Lorian",
+        mana_cost="{1}{G}{G}",
+        colors=("G",),
+        supertypes=(),
+        types=("Creature",),
+        subtypes=("Beast",),
+        power=4,
+        toughness=1,
+        oracle_text=(
+            "Trample\n"
+            "Morph {G} (You may cast this card face down as a 2/2 creature for "
+            "{3}. Turn it face up any time for its morph cost.)"
+        ),
+        keywords=("Morph", "Trample"),
     ),
 }
 # fmt: on

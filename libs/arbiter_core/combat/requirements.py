@@ -64,7 +64,7 @@ def cap(s: GameState, declaring: Literal["attack", "block"], player: str) -> int
     influence (801.10)."""
     for oid in s.battlefield:
         o = s.objects[oid]
-        if o.token is None and declaring in _caps(o.name):
+        if o.token is None and not o.face_down and declaring in _caps(o.name):
             near = s.influence.get(o.controller)
             if near is None or player in near:
                 return 1

@@ -35,7 +35,8 @@ def _held(s: GameState, player: str, kind: type) -> bool:
     Two-Headed Giant, by anyone on their team (810.9g-h, 810.10c)."""
     side = s.team_of(player) if s.shared_life else [player]
     return any(o.controller in side for oid in s.battlefield
-               if (o := s.objects[oid]).token is None and _has_static(o.name, kind))
+               if (o := s.objects[oid]).token is None and not o.face_down
+               and _has_static(o.name, kind))
 
 
 def cant_change(s: GameState, player: str) -> bool:

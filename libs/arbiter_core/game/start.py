@@ -166,7 +166,8 @@ def _position_life(v: Variant, cmd: SetUpPosition, names: list[str], teams: dict
 
 
 def _put_cards(t: Txn, cmd: SetUpPosition) -> None:
-    """The position's cards in their zones, then its attachments."""
+    """The position's cards in their zones, then its attachments and the permanents
+    that are face down (708.2a: 2/2 creatures with no name)."""
     battlefield_ids: dict[str, list[int]] = {}
     for p in cmd.players:
         for zone, cards in p.zones.items():
@@ -184,6 +185,11 @@ def _put_cards(t: Txn, cmd: SetUpPosition) -> None:
         except (KeyError, IndexError):
             raise InvalidCommand("attached_to", "attachment names no permanent") from None
         t.emit(ev.Attached(obj=obj, to=to, rule="701.3a"))
+    for player, index in cmd.face_down:
+        ids = battlefield_ids.get(player, [])
+        if not 0 <= index < len(ids):
+            raise InvalidCommand("face_down", "face_down names no permanent")
+        t.emit(ev.TurnedFaceDown(obj=ids[index], rule="708.2a"))
 
 
 @applies(ev.GameStarted)

@@ -86,6 +86,8 @@ class SetUpPosition(_Command):
     team_life: dict[str, int] = Field(default_factory=dict)
     team_poison: dict[str, int] = Field(default_factory=dict)
     markers: dict[int, str] = Field(default_factory=dict)  # Grand Melee: number -> holder
+    # permanents set up face down (708.2a), as (player, battlefield index)
+    face_down: list[tuple[str, int]] = Field(default_factory=list)
 
 
 class RunEngineWork(_Command):
@@ -115,6 +117,28 @@ class CastSpell(_Command):
     targets: list[list[RefField]] = Field(default_factory=list)
     x: int = Field(default=0, ge=0, le=1000)
     pay: list[int] | None = None  # mana sources to use; None pays automatically
+    marker: int | None = None
+
+
+class CastFaceDown(_Command):
+    """Cast a card from the hand face down, as a 2/2 creature for {3}, by its morph
+    ability (702.37c)."""
+
+    type: Literal["CastFaceDown"] = "CastFaceDown"
+    player: str
+    card: int
+    pay: list[int] | None = None  # mana sources to use; None pays automatically
+    marker: int | None = None
+
+
+class TurnFaceUp(_Command):
+    """Turn a face-down permanent you control face up by paying its morph cost, a
+    special action (702.37e, 116.2b)."""
+
+    type: Literal["TurnFaceUp"] = "TurnFaceUp"
+    player: str
+    card: int
+    pay: list[int] | None = None
     marker: int | None = None
 
 
@@ -182,6 +206,8 @@ PlayerCommand = (
     PassPriority
     | PlayLand
     | CastSpell
+    | CastFaceDown
+    | TurnFaceUp
     | ActivateAbility
     | DeclareAttackers
     | DeclareBlockers
@@ -198,6 +224,8 @@ Command = Annotated[
     | PassPriority
     | PlayLand
     | CastSpell
+    | CastFaceDown
+    | TurnFaceUp
     | ActivateAbility
     | DeclareAttackers
     | DeclareBlockers

@@ -44,9 +44,17 @@ def move(s: GameState, oid: int, new_id: int, zone: Zone, controller: str | None
             sick=zone == "battlefield",
             timestamp=s.timestamp,
             default_controller=controller or o.owner,
+            face_down=o.face_down and _stays_face_down(o.zone, zone),
         ),
     )
     s.next_id = max(s.next_id, new_id + 1)
+
+
+def _stays_face_down(from_zone: Zone, to_zone: Zone) -> bool:
+    """A face-down card stays face down as it is cast (it was turned face down just
+    before, 708.4) and as the face-down spell resolves onto the battlefield (702.37c);
+    anywhere else the new object is face up: revealed as it leaves (708.9)."""
+    return to_zone == "stack" or (from_zone == "stack" and to_zone == "battlefield")
 
 
 # `dataclasses.replace` for the most frequently replaced records (records.py)

@@ -32,7 +32,7 @@ from arbiter_core.kernel.records import shown_when_set
 from arbiter_core.kernel.refs import Ref
 
 
-@shown_when_set("printed")
+@shown_when_set("printed", "face_down")
 @dataclass(frozen=True, slots=True)
 class Obj:
     """A game object (CR 109) in some zone. A zone change makes a new object with a new
@@ -59,6 +59,10 @@ class Obj:
     became: tuple[int, int, tuple[str, ...], tuple[str, ...]] | None = None
     # a copy's own name, while `name` (and `token`) hold the copied values (707.2, 707.5)
     printed: str | None = field(default=None, repr=False)
+    # a face-down spell or permanent (708): `name` keeps the card's own, which only its
+    # controller may look at (708.5); its characteristics are those of 708.2a
+    # (layers/face_down.py). Shown in the state's text only when set (records.py).
+    face_down: bool = field(default=False, repr=False)
 
     def counter(self, kind: str) -> int:
         for k, n in self.counters:

@@ -27,6 +27,7 @@ from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.explain import Namer, explains
 from arbiter_core.kernel.memo import fact
 from arbiter_core.kernel.state import Effect, GameState, Obj
+from arbiter_core.layers.face_down import FACE_DOWN
 from arbiter_core.multiplayer.information import chosen_hand_modifier
 
 
@@ -44,7 +45,10 @@ def definition(o: Obj) -> CardDefinition:
     """The card's characteristics: printed, or a token's (CR 111.4), with a permanent
     "becomes a creature" effect applied (layers 4, 6, 7b; Lurking Evil). Asked for every
     permanent at every SBA check: a token's is kept by the identity of its (frozen)
-    spec, which hashes slowly."""
+    spec, which hashes slowly. A face-down object has the characteristics of 708.2a
+    (`face_down.FACE_DOWN`), whatever card it is."""
+    if o.face_down:
+        return FACE_DOWN
     token = o.token
     if token is not None:
         hit = _TOKEN_DEFINITIONS.get(id(token))
@@ -81,11 +85,17 @@ def _cards_with(kind: type) -> frozenset[str]:
         for ab in get_card(name).abilities))
 
 
+def printed_card(o: Obj) -> bool:
+    """Whether the object's abilities are its card's, found by its name: not a token's
+    (111.4) and not a face-down object's, which has none (708.2a)."""
+    return o.token is None and not o.face_down
+
+
 def static_holders(s: GameState, kind: type) -> frozenset[str]:
     """Players controlling a permanent with this static effect."""
     names = _cards_with(kind)
     return frozenset(o.controller for o in map(s.objects.__getitem__, s.battlefield)
-                     if o.token is None and o.name in names)
+                     if printed_card(o) and o.name in names)
 
 
 def is_type(o: Obj, card_type: str) -> bool:
@@ -122,7 +132,7 @@ def _loses_infect(s: GameState, o: Obj) -> bool:
     (613.1f, timestamp order not needed: nothing grants infect)."""
     team = s.players[o.controller].team
     return any("infect" in _card_removes(src.name) and s.players[src.controller].team != team
-               for oid in s.battlefield if (src := s.objects[oid]).token is None)
+               for oid in s.battlefield if printed_card(src := s.objects[oid]))
 
 
 @functools.cache
@@ -151,7 +161,7 @@ def _granted_to_all_creatures(s: GameState, o: Obj) -> list[str]:
 def _granting_permanents(s: GameState) -> list[Obj]:
     granting = _granting_cards()
     return [src for src in map(s.objects.__getitem__, s.battlefield)
-            if src.token is None and src.name in granting]
+            if printed_card(src) and src.name in granting]
 
 
 StaticEffect = ModifyPowerToughness | CantAttackOrBlock
@@ -174,7 +184,7 @@ def _statics(s: GameState) -> list[tuple[Obj, StaticEffect]]:
     objects = s.objects
     for oid in s.battlefield:
         src = objects[oid]
-        if src.token is None and (found := _card_statics(src.name)):
+        if printed_card(src) and (found := _card_statics(src.name)):
             out.extend([(src, eff) for eff in found])
     out.sort(key=lambda pair: pair[0].timestamp)  # CR 613.7: timestamp order
     return out

@@ -33,7 +33,8 @@ def chosen_hand_modifier(s: GameState, o: Obj) -> tuple[int, int]:
     """Layer 7c (CR 613.4c): "~ gets -1/-1 for each card in the chosen player's hand"
     (Nyxathid), counted with the chosen player's information (800.4i). Nothing before a
     player is chosen."""
-    if o.token is not None or o.chosen_player is None or o.chosen_player not in s.players:
+    if o.token is not None or o.face_down or o.chosen_player is None \
+            or o.chosen_player not in s.players:
         return 0, 0
     effects = _per_card(o.name)
     if not effects:

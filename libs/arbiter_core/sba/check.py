@@ -90,7 +90,8 @@ def state_triggers(t: Txn, m: Marker) -> None:
     printed = _cards_with_life_triggers()
     for oid in s.battlefield:
         o = s.objects[oid]
-        if o.token is None and o.became is None and o.name not in printed:
+        if o.token is None and o.became is None and not o.face_down \
+                and o.name not in printed:
             continue
         for i in _life_triggers(o):
             if s.players[o.controller].life < 20:
@@ -106,7 +107,7 @@ def state_triggers(t: Txn, m: Marker) -> None:
 def _life_triggers(o: Obj) -> tuple[int, ...]:
     """Indexes of the object's "20 or more life" state triggers (by card name for a
     printed card, which is most of the battlefield)."""
-    if o.token is None and o.became is None:
+    if o.token is None and o.became is None and not o.face_down:  # 708.2a
         return _card_life_triggers(o.name)
     return _life_trigger_indexes(definition(o))
 

@@ -5,7 +5,10 @@ and library, and nothing about any library's contents or order (not even its own
 401.2). Teammates may review each other's hands in Team vs. Team, Emperor and
 Two-Headed Giant (808.5, 809.7, 810.5), and in Alternating Teams only when seated next to
 each other (811.5). A face-down spell or permanent shows its face only to its controller
-(708.5; `face_name`). A spectator sees only public information.
+(708.5; `face_name`): others see a 2/2 face-down creature named `FACE_DOWN_NAME`, with
+its id (to tell face-down objects apart, 708.6) but nothing that leads to its card; at
+the end of the game every face-down object is revealed (708.9). A spectator sees only
+public information.
 The battlefield, graveyards, exile, the command zone and the stacks are public. An
 object is identified by its id, and a hidden object's id is never shown: a pending
 decision of another player lists only its public options, and a stack target in a
@@ -31,6 +34,7 @@ from arbiter_core.kernel.state import (
     StackItem,
     Waiting,
 )
+from arbiter_core.layers import face_down
 from arbiter_core.layers.characteristics import is_creature, power_toughness
 from arbiter_core.variants.base import variant_of
 
@@ -179,17 +183,22 @@ def sees_hand(state: GameState, seat: str | None, owner: str) -> bool:
     return variant_of(state).may_review_hand(state, seat, owner)
 
 
-def face_name(o: Obj, seat: str | None) -> str:
-    """The name `seat` sees: a face-down spell or permanent is nameless to all but its
-    controller (708.5). No card in the pool turns face down yet (`Obj` has no face-down
-    status), so every object shows its name; a face-down status belongs here."""
-    face_down = bool(getattr(o, "face_down", False))
-    return FACE_DOWN_NAME if face_down and seat is not None and seat != o.controller \
-        else o.name
+def face_name(o: Obj, seat: str | None, revealed: bool = False) -> str:
+    """The name `seat` (None: a judge) sees: a face-down spell or permanent is
+    `FACE_DOWN_NAME` to everyone but its controller and judges (708.5), unless
+    `revealed` (the game is over, 708.9)."""
+    if o.face_down and not revealed and seat is not None and seat != o.controller:
+        return FACE_DOWN_NAME
+    return o.name
+
+
+def shown_name(state: GameState, o: Obj, seat: str | None) -> str:
+    """`face_name` in this state (revealed once the game is over, 708.9)."""
+    return face_name(o, seat, face_down.revealed(state))
 
 
 def _refs(state: GameState, ids: list[int], seat: str | None = None) -> tuple[CardRef, ...]:
-    return tuple(CardRef(id=i, name=face_name(state.objects[i], seat)) for i in ids)
+    return tuple(CardRef(id=i, name=shown_name(state, state.objects[i], seat)) for i in ids)
 
 
 def _player(state: GameState, name: str, seat: str | None) -> PlayerView:
@@ -215,7 +224,7 @@ def _permanent(state: GameState, oid: int, seat: str | None) -> PermanentView:
     if is_creature(o):
         power, toughness = power_toughness(state, o)
     return PermanentView(
-        id=o.id, name=face_name(o, seat), owner=o.owner, controller=o.controller,
+        id=o.id, name=shown_name(state, o, seat), owner=o.owner, controller=o.controller,
         token=o.token is not None, tapped=o.tapped, sick=o.sick, damage=o.damage,
         counters=dict(o.counters), attached_to=o.attached_to, power=power,
         toughness=toughness,
@@ -229,7 +238,14 @@ def _target(state: GameState, raw: Ref, seat: str | None) -> TargetView:
     if not visible(state, oid, seat):
         return TargetView(hidden=True)
     o = state.objects.get(oid)
-    return TargetView(id=oid, name=face_name(o, seat) if o is not None else None)
+    return TargetView(id=oid, name=shown_name(state, o, seat) if o is not None else None)
+
+
+def item_name(state: GameState, item: StackItem, seat: str | None) -> str:
+    """The name `seat` sees of a stack item: a face-down spell's is hidden from all but
+    its controller (708.5)."""
+    o = state.objects.get(item.obj) if item.obj is not None else None
+    return shown_name(state, o, seat) if o is not None else item.source_name
 
 
 def _stack_item(state: GameState, item: StackItem, seat: str | None) -> StackItemView:
@@ -237,7 +253,8 @@ def _stack_item(state: GameState, item: StackItem, seat: str | None) -> StackIte
     if source is not None and not visible(state, source, seat):
         source = None
     return StackItemView(
-        id=item.id, kind=item.kind, controller=item.controller, name=item.source_name,
+        id=item.id, kind=item.kind, controller=item.controller,
+        name=item_name(state, item, seat),
         obj=item.obj, source=source,
         targets=tuple(tuple(_target(state, t, seat) for t in spec) for spec in item.targets),
         x=item.x,
@@ -256,7 +273,7 @@ def _pending(state: GameState, m: Marker, seat: str | None) -> PendingView:
         return PendingView(
             kind="decision", player=p.player, decision=p.kind, count=p.count, rule=p.rule,
             options=tuple(
-                CardRef(id=o, name=face_name(state.objects[o], seat)
+                CardRef(id=o, name=shown_name(state, state.objects[o], seat)
                         if o in state.objects else "")
                 for o in shown
             ),

@@ -270,6 +270,16 @@ class CyclingAbility(DataModel):
     reminder: bool = False  # the Oracle prints reminder text (CR 207.2a)
 
 
+class MorphAbility(DataModel):
+    """Morph [cost] (CR 702.37a): the card may be cast face down as a 2/2 creature for
+    {3} (702.37c), and turned face up for its morph cost any time its controller has
+    priority (702.37e). A static ability; the rules are in `keywords/morph.py`."""
+
+    kind: Literal["morph"] = "morph"
+    cost: Cost
+    reminder: bool = False  # the Oracle prints reminder text (CR 207.2a)
+
+
 Ability = (
     KeywordAbility
     | SpellAbility
@@ -279,6 +289,7 @@ Ability = (
     | EnchantAbility
     | EquipAbility
     | CyclingAbility
+    | MorphAbility
 )
 
 

@@ -64,6 +64,8 @@ from arbiter_core.kernel.events.objects import (
     PoisonCountersChanged,
     StateBasedActionsChecked,
     TokenCreated,
+    TurnedFaceDown,
+    TurnedFaceUp,
     Unattached,
 )
 from arbiter_core.kernel.events.stack import (
@@ -222,6 +224,8 @@ __all__ = [
     "TriggerTargetsAsked",
     "TriggerTargetsChosen",
     "TurnBegan",
+    "TurnedFaceDown",
+    "TurnedFaceUp",
     "Unattached",
     "WorkQueued",
     "event_class",

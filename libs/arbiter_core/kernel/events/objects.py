@@ -1,5 +1,5 @@
 """Objects and players changing: zones, damage, life, counters, effects, control, tokens,
-attachments and SBA checks (CR 120, 122, 400, 611-613, 704)."""
+attachments, SBA checks and face-down status (CR 120, 122, 400, 611-613, 704, 708)."""
 
 from __future__ import annotations
 
@@ -98,6 +98,22 @@ class PermanentBecameCreature(EventBase):
     toughness: int
     subtypes: list[str] = Field(default_factory=list)
     keywords: list[str] = Field(default_factory=list)
+
+
+class TurnedFaceDown(EventBase):
+    """The object is turned face down (708): a card as it is cast face down (708.4,
+    702.37c), or a permanent (708.2a)."""
+
+    type: Literal["TurnedFaceDown"] = "TurnedFaceDown"
+    obj: int
+
+
+class TurnedFaceUp(EventBase):
+    """A face-down permanent is turned face up (708.8; morph's special action, 702.37e):
+    the same object, with its normal characteristics."""
+
+    type: Literal["TurnedFaceUp"] = "TurnedFaceUp"
+    obj: int
 
 
 class EffectEnded(EventBase):
