@@ -7,7 +7,9 @@ that reader's `view` at that version (for a reply: at some version between the r
 and the reply; for a stream message: between the updates around it). And each view must
 show what the rules let that reader see, no more and no less: its own hand, a teammate's
 where the variant allows it (808.5, 809.7, 810.5, 811.5), no library, no seed, and for
-a spectator no hand at all."""
+a spectator no hand at all. Every deck holds morph cards, cast face down and turned face
+up by the bots: a face-down spell or permanent shows its name to its controller only
+(708.5) - to every other reader it is a "face-down card" wherever the view names it."""
 
 from __future__ import annotations
 
@@ -23,10 +25,19 @@ import pytest
 import websockets
 from pydantic import ValidationError
 
-from arbiter_core.kernel.commands import COMMAND_ADAPTER, PlayerSetup, StartGame
+from arbiter_core.kernel.commands import (
+    COMMAND_ADAPTER,
+    PlayerSetup,
+    PositionPlayer,
+    SetUpPosition,
+    StartGame,
+)
+from arbiter_core.kernel.decide import decide
+from arbiter_core.kernel.events import CardSetup
 from arbiter_core.kernel.evolve import apply, empty_state
 from arbiter_core.kernel.state import GameState
-from arbiter_core.views.seat import SPECTATOR, sees_hand, spectator_view, view
+from arbiter_core.views import seat as seat_views
+from arbiter_core.views.seat import FACE_DOWN_NAME, SPECTATOR, sees_hand, spectator_view, view
 from arbiter_runtime.codec import from_stored
 from arbiter_runtime.decks import deck_for_seat
 from arbiter_runtime.play import team_names
@@ -40,6 +51,8 @@ VARIANTS = [("two_player", 2), ("free_for_all", 3), ("two_headed_giant", 4),
             ("team_vs_team", 4), ("emperor", 6), ("alternating_teams", 4),
             ("grand_melee", 8)]
 DECK = 10  # seven in the opening hand, three draws: short games
+#: with the seat's basic lands, cards with morph (702.37): face-down spells and permanents
+MORPHS = ["Battering Craghorn", "Branchsnap Lorian"] * 2
 ID_KEYS = frozenset({"id", "obj", "source", "new_id", "card", "item", "attached_to"})
 PAIR_KEYS = frozenset({"attacks", "blocks"})  # (id, player) and (id, id) pairs
 
@@ -63,6 +76,7 @@ class Game:
     judge: str
     got: list[Received] = field(default_factory=list)
     inboxes: dict[str, list[Any]] = field(default_factory=dict)
+    face_down_views: int = 0  # views checked with a face-down object hidden from its reader
 
 
 def ids_in(data: Any, key: str = "") -> set[int]:
@@ -105,11 +119,15 @@ def names_in(data: Any, pattern: re.Pattern[str]) -> set[str]:
     return set(pattern.findall("\n".join(strings_in(data))))
 
 
+def deck_of(seat: int) -> list[str]:
+    return [*deck_for_seat(seat)[:DECK - len(MORPHS)], *MORPHS]
+
+
 def start_of(gid: str, variant: str, players: int, seed: int) -> StartGame:
     teams = team_names(variant, players)
     return StartGame(game_id=gid, variant=variant, seed=seed, random_seating=True,
                      players=[PlayerSetup(name=f"P{i + 1}", team=teams[i],
-                                          deck=deck_for_seat(i)[:DECK])
+                                          deck=deck_of(i))
                               for i in range(players)])
 
 
@@ -134,6 +152,9 @@ def choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
     for kind in ("PlayLand", "DeclareBlockers", "AssignCombatDamage", "ChooseObjects",
                  "ChooseOption", "DeclareAttackers"):
         if kind in by_type:
+            return rng.choice(by_type[kind])
+    for kind, p in (("CastFaceDown", 0.8), ("TurnFaceUp", 0.3)):
+        if kind in by_type and rng.random() < p:
             return rng.choice(by_type[kind])
     if "CastSpell" in by_type and rng.random() < 0.5:
         return rng.choice(by_type["CastSpell"])
@@ -281,12 +302,41 @@ def rules_violations(state: GameState, reader: str, shown: dict[str, Any]) -> li
                            f"card {oid}")
     if shown["seed"] is not None:
         bad.append(f"{reader} sees the seed")
+    hidden = face_down_hidden(state, reader)
+    bad += [f"{reader} sees face-down {oid} as {name!r}"
+            for oid, name in named_entries(shown, hidden) if name != FACE_DOWN_NAME]
     return bad
+
+
+def face_down_hidden(state: GameState, reader: str) -> set[int]:
+    """The face-down spells and permanents `reader` may not look at (708.5; 708.9: all
+    are revealed at the end of the game)."""
+    if state.game_over:
+        return set()
+    return {oid for oid, o in state.objects.items()
+            if o.face_down and o.zone in ("battlefield", "stack") and o.controller != reader}
+
+
+def named_entries(data: Any, ids: set[int]) -> list[tuple[int, str]]:
+    """(id, name) of every entry of a JSON document that names an object of `ids` (a
+    permanent, a card, a target, a stack item by its spell's `obj`)."""
+    out: list[tuple[int, str]] = []
+    if isinstance(data, dict):
+        oid = data.get("obj", data.get("id"))
+        if oid in ids and isinstance(data.get("name"), str):
+            out.append((oid, data["name"]))
+        for v in data.values():
+            out += named_entries(v, ids)
+    elif isinstance(data, list):
+        for v in data:
+            out += named_entries(v, ids)
+    return out
 
 
 def check(store: EventStore, g: Game) -> tuple[int, list[str]]:
     """(messages checked, violations). A view received must be the reader's view at its
-    version, exactly; any other message is checked id by id and name by name."""
+    version, exactly; any other message is checked id by id and name by name. Versions
+    with a face-down object hidden from a reader are counted in `g.face_down_views`."""
     pool = name_pattern({n for p in g.start.players for n in p.deck})
     wanted: dict[int, set[str]] = {}
     for r in g.got:
@@ -303,6 +353,8 @@ def check(store: EventStore, g: Game) -> tuple[int, list[str]]:
             views[reader, e.version] = shown
             seen[reader, e.version] = Seen(ids_in(shown), names_in(shown, pool))
             bad += [f"v{e.version}: {b}" for b in rules_violations(state, reader, shown)]
+            if face_down_hidden(state, reader):
+                g.face_down_views += 1
     for r in g.got:
         if r.exact_view:
             got = r.message.get("view", r.message)
@@ -335,16 +387,46 @@ def test_no_reader_sees_hidden_information(variant: str, players: int) -> None:
             async with memory_system(store) as system:
                 g = await asyncio.wait_for(play(system, variant, players), 600)
             checked, bad = check(store, g)
+            turned = [e.type for e in store.read_stream(g.gid)
+                      if e.type in ("TurnedFaceDown", "TurnedFaceUp")]
+            kinds_fd = {"face-down events": len(turned),
+                        "turned face up": turned.count("TurnedFaceUp"),
+                        "face-down views": g.face_down_views}
             kinds: dict[str, int] = {}
             for r in g.got:
                 m = r.message
                 kind = (m.get("kind") or ("legal" if "actions" in m else m.get("status"))
                         ) if isinstance(m, dict) else "events"
                 kinds[str(kind)] = kinds.get(str(kind), 0) + 1
-            return checked, bad, kinds
+            return checked, bad, {**kinds, **kinds_fd}
     try:
         checked, bad, kinds = asyncio.run(go())
     except ValidationError as e:  # pragma: no cover - a malformed legal action
         raise AssertionError(str(e)) from None
     assert checked > 100 and kinds.get("rejected", 0) > 0, kinds
+    # the game had face-down spells and permanents, and readers who may not look at them
+    assert kinds["face-down events"] > 0 and kinds["face-down views"] > 0, kinds
     assert not bad, f"{len(bad)} violations in {checked} messages: {bad[:10]}"
+
+
+def test_the_check_finds_a_face_down_card_shown_to_another_reader(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check can fail: with a `face_name` that shows every name (the views before
+    face-down objects existed), a face-down permanent's name reaches its controller's
+    opponent and a spectator, and `rules_violations` says so."""
+    state = empty_state()
+    setup = SetUpPosition(
+        game_id="fd", variant="two_player", seed=1, active="P1",
+        players=[PositionPlayer(name="P1", zones={"battlefield": [
+                     CardSetup(name="Battering Craghorn")]}),
+                 PositionPlayer(name="P2", zones={"hand": [CardSetup(name="Shock")]})],
+        face_down=[("P1", 0)])
+    for e in decide(state, setup):
+        apply(state, e)
+    for reader in ("P1", "P2", SPECTATOR):
+        assert not rules_violations(state, reader, view_of(state, reader)), reader
+    monkeypatch.setattr(seat_views, "face_name", lambda o, seat, revealed=False: o.name)
+    assert not rules_violations(state, "P1", view_of(state, "P1"))  # its controller
+    for reader in ("P2", SPECTATOR):
+        assert rules_violations(state, reader, view_of(state, reader)) == [
+            f"{reader} sees face-down {state.battlefield[0]} as 'Battering Craghorn'"]
