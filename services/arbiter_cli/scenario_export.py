@@ -3,8 +3,8 @@
 
 The file sets up the position with `start` at the marker's turn, active player and step:
 players in seat order with life and poison, and their zones -- battlefield (with tapped,
-damage, counters, `attached_to`, `controller` when not the owner, `summoning_sick`),
-hand, graveyard, exile, library (top first) and command, written in that order. An
+damage, counters, `attached_to`, `controller` when not the owner, `summoning_sick`,
+`face_down`), hand, graveyard, exile, library (top first) and command, written in that order. An
 `attached_to` is the host's bare name when no other permanent has it, otherwise
 `Name#k`, counted in setup order (players in seat order, then zones in the order written,
 then list order, all zones counted). `expect` is a placeholder: the current life totals,
@@ -148,6 +148,8 @@ def _entry(o: Obj, refs: dict[int, str], warnings: list[str]) -> Any:
             attrs["controller"] = o.controller
         if o.sick:
             attrs["summoning_sick"] = True
+        if o.face_down:  # 708.2a (the export is a judge's: it names the card)
+            attrs["face_down"] = True
     return {"card": o.name, **attrs} if attrs else o.name
 
 

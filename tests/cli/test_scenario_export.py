@@ -34,7 +34,7 @@ def position(s: GameState) -> dict[str, Any]:
         zones = {z: [s.objects[i].name for i in s.zones.get((p, z), [])]
                  for z in ("hand", "graveyard", "exile", "library", "command")}
         perms = Counter(
-            (o.name, o.controller, o.tapped, o.damage, o.counters, o.sick,
+            (o.name, o.controller, o.tapped, o.damage, o.counters, o.sick, o.face_down,
              s.objects[o.attached_to].name if o.attached_to is not None else "")
             for o in s.permanents() if o.owner == p and o.token is None)
         out[p] = {"life": pl.life, "poison": pl.poison, "zones": zones,
@@ -212,3 +212,26 @@ def test_a_waiting_delayed_ability_is_warned(game_states: dict[int, GameState]) 
 def test_a_game_not_started_cannot_be_exported() -> None:
     with pytest.raises(ExportError, match="not started"):
         export_scenario(empty_state(), "nothing")
+
+
+def test_a_face_down_permanent_round_trips(tmp_path: Path) -> None:
+    """708.2a: a face-down permanent is written `face_down: true` and set up so."""
+    text = """name: face down
+variant: two_player
+seed: 1
+start: {turn: 3, active: Alice, step: precombat_main}
+players:
+  - name: Alice
+    battlefield: [{card: Battering Craghorn, face_down: true}, Mountain]
+    library: ["Plains x 3"]
+  - {name: Bob, library: ["Forest x 3"]}
+expect:
+  - {life: {Alice: 20}}
+"""
+    source = tmp_path / "source.yaml"
+    source.write_text(text, encoding="utf-8")
+    original = _setup(load(source)).state
+    assert [o.face_down for o in original.permanents()] == [True, False]
+    rebuilt = round_trip(original, tmp_path / "again.yaml")
+    assert position(rebuilt) == position(original)
+    assert "face_down: true" in (tmp_path / "again.yaml").read_text()

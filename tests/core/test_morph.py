@@ -10,7 +10,7 @@ it is `tests/core/test_face_down_views.py`.
 from __future__ import annotations
 
 import pytest
-from tests.harness import Game, cards
+from tests.harness import Game, cards, run_text
 
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.commands import (
@@ -31,6 +31,7 @@ from arbiter_core.layers.characteristics import (
     power_toughness,
 )
 from arbiter_core.views.legal import legal_actions
+from arbiter_scenarios.runner import ScenarioFailed
 
 LANDS = ("Mountain", "Mountain", "Mountain", "Mountain")
 
@@ -161,3 +162,22 @@ def test_face_down_status_leaves_the_state_hash_of_face_up_objects_alone() -> No
                                      for f in g.s.objects[oid].__slots__},
                                   "face_down": False})
     assert state_hash(g.s) != before
+
+
+def test_the_scenario_key_face_down_is_refused_off_the_battlefield() -> None:
+    """A card in a hand is never face down (a spell is cast face down, 702.37c): the
+    runner names the zone instead of ignoring the key."""
+    text = """name: hand
+variant: two_player
+seed: 1
+start: {turn: 3, active: Alice, step: precombat_main}
+players:
+  - {name: Alice, hand: [{card: Battering Craghorn, face_down: true}]}
+  - {name: Bob}
+expect:
+  - {life: {Alice: 20}}
+"""
+    with pytest.raises(ScenarioFailed) as e:
+        run_text(text, [])
+    assert "players.Alice.hand: face_down is for permanents on the battlefield" in str(
+        e.value)
