@@ -41,7 +41,8 @@ NOT_A_LEGAL_CHOICE = "not a legal choice"
 ID_FIELDS = frozenset({"card", "source", "pay", "choices", "bands", "attacks", "blocks",
                        "assignments", "targets"})
 #: fields that hold no object id (numbers that are not ids, players, options)
-OTHER_FIELDS = frozenset({"type", "player", "players", "marker", "x", "ability", "option"})
+OTHER_FIELDS = frozenset({"type", "player", "players", "marker", "x", "ability", "option",
+                          "using"})
 _OBJECT_REF = re.compile(r"^o:(-?\d+)$")
 
 

@@ -23,6 +23,7 @@ from arbiter_core.cards.model import (
     GainControl,
     GainKeyword,
     KeywordAbility,
+    Manifest,
     Mill,
     MorphAbility,
     Proliferate,
@@ -232,7 +233,7 @@ def test_keyword_abilities_agree_with_oracle_keywords(name: str) -> None:
         elif isinstance(ability, MorphAbility):
             defined.add("Morph")
         for effect in getattr(ability, "effects", ()):
-            if isinstance(effect, Proliferate | Detain | Mill):  # keyword actions (CR 701)
+            if isinstance(effect, Proliferate | Detain | Mill | Manifest):  # 701
                 defined.add(effect.kind.capitalize())
     assert defined == set(FACTS[name].keywords)
 

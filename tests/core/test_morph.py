@@ -112,7 +112,7 @@ def test_turning_it_face_up_is_a_special_action_paying_the_morph_cost() -> None:
     g = game(lands=(*LANDS, "Mountain", "Mountain"))
     oid = cast_and_resolve(g)
     legal = legal_actions(g.s, "Alice")
-    assert TurnFaceUp(player="Alice", card=oid, marker=1) in legal
+    assert TurnFaceUp(player="Alice", card=oid, using="morph", marker=1) in legal
     stack_before = g.s.markers[1].stack
     events = g.do(TurnFaceUp(player="Alice", card=oid))
     assert [e.rule for e in events if isinstance(e, ev.TurnedFaceUp)] == ["702.37e"]

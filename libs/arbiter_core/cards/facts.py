@@ -3,7 +3,7 @@
 
 Source: MTGJSON v5 set files (meta.version 5.2.0+20220425, date 2022-04-25) as committed in
     github.com/AUTRE04216/jsonSets (commit ca38aa761f36c5ac61bebfb6a6f37b6980c487de, one
-    <SET>.json per set at repo root). Also 29 cards listed in tools/extra_cards.txt,
+    <SET>.json per set at repo root). Also 30 cards listed in tools/extra_cards.txt,
     from MTGJSON v5.2.0+20220425 set files from
     github.com/AUTRE04216/jsonSets@ca38aa761f36c5ac61bebfb6a6f37b6980c487de (CMR.json
     missing)
@@ -1931,6 +1931,22 @@ FACTS: dict[str, CardFacts] = {
             "{3}. Turn it face up any time for its morph cost.)"
         ),
         keywords=("Morph", "Trample"),
+    ),
+    "Soul Summons": CardFacts(
+        name="Soul Summons",
+        mana_cost="{1}{W}",
+        colors=("W",),
+        supertypes=(),
+        types=("Sorcery",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "Manifest the top card of your library. (Put it onto the battlefield "
+            "face down as a 2/2 creature. Turn it face up any time for its mana "
+            "cost if it's a creature card.)"
+        ),
+        keywords=("Manifest",),
     ),
 }
 # fmt: on

@@ -132,12 +132,15 @@ class CastFaceDown(_Command):
 
 
 class TurnFaceUp(_Command):
-    """Turn a face-down permanent you control face up by paying its morph cost, a
-    special action (702.37e, 116.2b)."""
+    """Turn a face-down permanent you control face up, a special action (116.2b): by
+    paying its morph cost (702.37e) or, if it is manifested, the mana cost of its
+    creature card (701.40b). `using` names the procedure ("morph", "manifest"); None:
+    the first that applies."""
 
     type: Literal["TurnFaceUp"] = "TurnFaceUp"
     player: str
     card: int
+    using: str | None = Field(default=None, max_length=32)
     pay: list[int] | None = None
     marker: int | None = None
 

@@ -30,6 +30,7 @@ def put(s: GameState, o: Obj) -> None:
 def move(s: GameState, oid: int, new_id: int, zone: Zone, controller: str | None) -> None:
     o = s.objects.pop(oid)
     remove_from_zone(s, o)
+    face_down = o.face_down and _stays_face_down(o.zone, zone)
     s.timestamp += 1
     put(
         s,
@@ -44,17 +45,19 @@ def move(s: GameState, oid: int, new_id: int, zone: Zone, controller: str | None
             sick=zone == "battlefield",
             timestamp=s.timestamp,
             default_controller=controller or o.owner,
-            face_down=o.face_down and _stays_face_down(o.zone, zone),
+            face_down=face_down,
+            manifested=face_down and o.manifested,
         ),
     )
     s.next_id = max(s.next_id, new_id + 1)
 
 
 def _stays_face_down(from_zone: Zone, to_zone: Zone) -> bool:
-    """A face-down card stays face down as it is cast (it was turned face down just
-    before, 708.4) and as the face-down spell resolves onto the battlefield (702.37c);
-    anywhere else the new object is face up: revealed as it leaves (708.9)."""
-    return to_zone == "stack" or (from_zone == "stack" and to_zone == "battlefield")
+    """A card turned face down just before it is cast or put onto the battlefield stays
+    face down as it moves there (708.3, 708.4; manifest, 701.40a), and so does a
+    face-down spell resolving (702.37c); a face-down permanent or spell that moves
+    anywhere else is a new object, face up: revealed as it leaves (708.9)."""
+    return to_zone in ("stack", "battlefield") and from_zone != "battlefield"
 
 
 # `dataclasses.replace` for the most frequently replaced records (records.py)

@@ -32,7 +32,7 @@ from arbiter_core.kernel.records import shown_when_set
 from arbiter_core.kernel.refs import Ref
 
 
-@shown_when_set("printed", "face_down")
+@shown_when_set("printed", "face_down", "manifested")
 @dataclass(frozen=True, slots=True)
 class Obj:
     """A game object (CR 109) in some zone. A zone change makes a new object with a new
@@ -63,6 +63,8 @@ class Obj:
     # controller may look at (708.5); its characteristics are those of 708.2a
     # (layers/face_down.py). Shown in the state's text only when set (records.py).
     face_down: bool = field(default=False, repr=False)
+    # a face-down permanent put onto the battlefield by manifest, while face down (701.40a)
+    manifested: bool = field(default=False, repr=False)
 
     def counter(self, kind: str) -> int:
         for k, n in self.counters:

@@ -11,10 +11,11 @@ is CR 708 (`layers/face_down.py`).
   characteristics decide when it may be cast (708.4): a creature spell, cast when the
   player could cast a sorcery (307.1, 117.1a). It resolves into a face-down permanent
   with the same characteristics (702.37c).
-- Turning it face up (`TurnFaceUp`, 702.37e): any time its controller has priority, a
-  special action that doesn't use the stack (116.2b): they show the morph cost, pay it
-  and turn the permanent face up; the player then receives priority again (116.3). It
-  is the same permanent (708.8): no enters ability triggers.
+- Turning it face up (702.37e): any time its controller has priority, a special action
+  that doesn't use the stack (116.2b, `stack/face_up.py`, where morph's procedure is
+  registered): they show the morph cost, pay it and turn the permanent face up; the
+  player then receives priority again (116.3). It is the same permanent (708.8): no
+  enters ability triggers.
 - The morph cost is shown only as it is paid: while the card is face down, no one
   else learns it (708.5; `views/seat.py`), and a rejected attempt names no card.
 """
@@ -29,13 +30,14 @@ from arbiter_core.cards.render import ability_wording
 from arbiter_core.cards.render_words import cost_text
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.actions import priority_actions
-from arbiter_core.kernel.commands import CastFaceDown, PlayerCommand, TurnFaceUp
+from arbiter_core.kernel.commands import CastFaceDown, PlayerCommand
 from arbiter_core.kernel.decide import handles
 from arbiter_core.kernel.errors import InvalidCommand, RuleViolation
 from arbiter_core.kernel.state import GameState, Marker, Obj
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import definition
 from arbiter_core.stack.casting import sorcery_timing_ok
+from arbiter_core.stack.face_up import face_up_procedure
 from arbiter_core.stack.mana import ManaCost, can_pay, parse_cost, pay
 from arbiter_core.stack.priority import queue_priority, require_priority
 
@@ -96,36 +98,10 @@ def cast_face_down(t: Txn, cmd: CastFaceDown) -> None:
 # ------------------------------------------------------------------ turning face up
 
 
-def _face_down_permanent(s: GameState, cmd: TurnFaceUp) -> Obj:
-    """The face-down permanent `cmd.player` controls. The reasons name no card: the
-    permanent's identity is its controller's to know (708.5)."""
-    o = s.objects.get(cmd.card)
-    if o is None or o.zone != "battlefield":
-        raise InvalidCommand("card", f"no permanent {cmd.card}")
-    if not o.face_down:
-        raise RuleViolation("702.37e", f"permanent {o.id} is not face down")
-    if o.controller != cmd.player:
-        raise RuleViolation("702.37e", f"{cmd.player} doesn't control permanent {o.id}")
-    return o
-
-
-@handles(TurnFaceUp)
-def turn_face_up(t: Txn, cmd: TurnFaceUp) -> None:
-    """702.37e: show the morph cost, pay it, turn the permanent face up (708.8), a special
-    action (116.2b); the player receives priority afterwards (116.3)."""
-    s = t.s
-    m = require_priority(s, cmd.player, cmd.marker)
-    o = _face_down_permanent(s, cmd)
-    cost = morph_cost(o)
-    if cost is None:
-        raise RuleViolation("702.37e", f"permanent {o.id} has no morph cost: it can't be "
-                                       "turned face up this way")
-    if not can_pay(s, cmd.player, cost):
-        raise RuleViolation("702.37e", f"{cmd.player} can't pay the morph cost of "
-                                       f"permanent {o.id}")
-    pay(t, cmd.player, cost, cmd.pay)
-    t.emit(ev.TurnedFaceUp(obj=o.id, rule="702.37e"))
-    queue_priority(t, m.number, cmd.player)
+@face_up_procedure("morph", "702.37e")
+def _morph_cost(o: Obj) -> ManaCost | None:
+    """702.37e: the morph cost it would have face up; none without a morph ability."""
+    return morph_cost(o)
 
 
 # ------------------------------------------------------------------ legal actions
@@ -133,17 +109,14 @@ def turn_face_up(t: Txn, cmd: TurnFaceUp) -> None:
 
 @priority_actions(order=15)
 def _morph_actions(s: GameState, m: Marker, player: str) -> list[PlayerCommand]:
-    """Cards in the hand the player can cast face down now, and face-down permanents
-    they can turn face up now."""
-    out: list[PlayerCommand] = []
-    if sorcery_timing_ok(s, m, player) and can_pay(s, player, parse_cost(FACE_DOWN_COST)):
-        out += [CastFaceDown(player=player, card=oid, marker=m.number)
-                for oid in s.zone(player, "hand")
-                if morph_ability(definition(s.objects[oid])) is not None]
-    for o in s.permanents(player):
-        if o.face_down and (cost := morph_cost(o)) is not None and can_pay(s, player, cost):
-            out.append(TurnFaceUp(player=player, card=o.id, marker=m.number))
-    return out
+    """Cards in the hand the player can cast face down now (turning face up is listed
+    by `stack/face_up.py`)."""
+    if not sorcery_timing_ok(s, m, player) or not can_pay(s, player,
+                                                          parse_cost(FACE_DOWN_COST)):
+        return []
+    return [CastFaceDown(player=player, card=oid, marker=m.number)
+            for oid in s.zone(player, "hand")
+            if morph_ability(definition(s.objects[oid])) is not None]
 
 
 # ------------------------------------------------------------------ wording and cards

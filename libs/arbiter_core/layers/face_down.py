@@ -57,13 +57,13 @@ def face_down_objects(s: GameState) -> list[int]:
 def _turned_face_down(s: GameState, e: ev.TurnedFaceDown) -> None:
     """708.2a (708.2b: a face-down permanent stays as it is)."""
     if not s.objects[e.obj].face_down:
-        set_obj(s, e.obj, face_down=True)
+        set_obj(s, e.obj, face_down=True, manifested=e.manifested)
 
 
 @applies(ev.TurnedFaceUp)
 def _turned_face_up(s: GameState, e: ev.TurnedFaceUp) -> None:
     """708.8: the same object, its copiable values its normal ones again."""
-    set_obj(s, e.obj, face_down=False)
+    set_obj(s, e.obj, face_down=False, manifested=False)
 
 
 @explains(ev.TurnedFaceDown)

@@ -66,6 +66,7 @@ from arbiter_core.cards.model.effects import (
     GainLifePerLifeLost,
     LifeBecomesLowest,
     LoseGame,
+    Manifest,
     Mill,
     ModifyPowerToughness,
     NoLossForZeroLife,
@@ -88,6 +89,7 @@ Effect = (
     | DrawCards
     | Discard
     | Mill
+    | Manifest
     | ReturnToHand
     | CreateTokens
     | PreventCombatDamage

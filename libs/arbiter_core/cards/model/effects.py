@@ -98,6 +98,15 @@ class Mill(DataModel):
     count: int = 1
 
 
+class Manifest(DataModel):
+    """Manifest the top card of your library (CR 701.40a): it is put onto the
+    battlefield face down as a 2/2 creature. A keyword action; with `reminder` its
+    reminder text is printed. The rules are in `effects/manifest.py`."""
+
+    kind: Literal["manifest"] = "manifest"
+    reminder: bool = True
+
+
 class Discard(DataModel):
     """A player discards (CR 701.9); `at_random` for Hypnotic Specter."""
 

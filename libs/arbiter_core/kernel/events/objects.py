@@ -106,6 +106,7 @@ class TurnedFaceDown(EventBase):
 
     type: Literal["TurnedFaceDown"] = "TurnedFaceDown"
     obj: int
+    manifested: bool = False  # manifested (701.40a): put onto the battlefield face down
 
 
 class TurnedFaceUp(EventBase):
