@@ -16,6 +16,7 @@ from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.commands import (
     CastFaceDown,
     CastSpell,
+    ChooseObjects,
     PassPriority,
     PositionPlayer,
     TurnFaceUp,
@@ -31,6 +32,7 @@ from arbiter_core.layers.characteristics import (
     power_toughness,
 )
 from arbiter_core.views.legal import legal_actions
+from arbiter_core.views.seat import view
 from arbiter_scenarios.runner import ScenarioFailed
 
 LANDS = ("Mountain", "Mountain", "Mountain", "Mountain")
@@ -181,3 +183,28 @@ expect:
         run_text(text, [])
     assert "players.Alice.hand: face_down is for permanents on the battlefield" in str(
         e.value)
+
+
+def test_a_copy_of_a_face_down_permanent_is_a_nameless_2_2() -> None:
+    """708.10, 707.2: Clone copying a face-down Battering Craghorn copies the face-down
+    values - a 2/2 creature with no name or abilities - never the card's name."""
+    g = Game([PositionPlayer(name="Alice", zones={
+                  "battlefield": cards(*["Island"] * 4), "hand": cards("Clone"),
+                  "library": cards(*["Plains"] * 5)}),
+              PositionPlayer(name="Bob", zones={
+                  "battlefield": cards("Battering Craghorn"),
+                  "library": cards(*["Forest"] * 5)})],
+             active="Alice")
+    craghorn = g.s.battlefield[-1]
+    g.s.objects[craghorn] = type(g.s.objects[craghorn])(**{
+        **{f: getattr(g.s.objects[craghorn], f) for f in g.s.objects[craghorn].__slots__},
+        "face_down": True})
+    g.do(CastSpell(player="Alice", card=in_hand(g, "Clone")))
+    g.do(PassPriority(player="Alice"))
+    g.do(PassPriority(player="Bob"))
+    assert g.pending().kind == "choose_copy"
+    g.do(ChooseObjects(player="Alice", choices=[craghorn]))
+    clone = next(o for o in g.s.permanents("Alice") if o.printed == "Clone")
+    assert clone.name == "" and not clone.face_down
+    assert power_toughness(g.s, clone) == (2, 2) and keywords(g.s, clone) == frozenset()
+    assert "Craghorn" not in view(g.s, "Alice").model_dump_json()

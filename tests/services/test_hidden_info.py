@@ -7,8 +7,8 @@ that reader's `view` at that version (for a reply: at some version between the r
 and the reply; for a stream message: between the updates around it). And each view must
 show what the rules let that reader see, no more and no less: its own hand, a teammate's
 where the variant allows it (808.5, 809.7, 810.5, 811.5), no library, no seed, and for
-a spectator no hand at all. Every deck holds morph cards, cast face down and turned face
-up by the bots: a face-down spell or permanent shows its name to its controller only
+a spectator no hand at all. Every deck holds morph cards and Soul Summons (manifest),
+cast face down, manifested and turned face up by the bots: a face-down spell or permanent shows its name to its controller only
 (708.5) - to every other reader it is a "face-down card" wherever the view names it."""
 
 from __future__ import annotations
@@ -51,8 +51,10 @@ VARIANTS = [("two_player", 2), ("free_for_all", 3), ("two_headed_giant", 4),
             ("team_vs_team", 4), ("emperor", 6), ("alternating_teams", 4),
             ("grand_melee", 8)]
 DECK = 10  # seven in the opening hand, three draws: short games
-#: with the seat's basic lands, cards with morph (702.37): face-down spells and permanents
-MORPHS = ["Battering Craghorn", "Branchsnap Lorian"] * 2
+#: with the seat's basic lands, cards with morph (702.37) and a manifest spell (701.40):
+#: face-down spells and permanents
+MORPHS = ["Battering Craghorn", "Branchsnap Lorian", "Battering Craghorn",
+          "Branchsnap Lorian", "Soul Summons"]
 ID_KEYS = frozenset({"id", "obj", "source", "new_id", "card", "item", "attached_to"})
 PAIR_KEYS = frozenset({"attacks", "blocks"})  # (id, player) and (id, id) pairs
 

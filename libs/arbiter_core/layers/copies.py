@@ -27,6 +27,7 @@ from arbiter_core.kernel.explain import Namer, explains, item_label
 from arbiter_core.kernel.state import Decision, GameState, Marker, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import definition, is_creature
+from arbiter_core.layers.face_down import COPIED_FACE_DOWN
 from arbiter_core.stack.items import static_effect
 from arbiter_core.stack.resolve import BEFORE_ENTERING, ENTERED_AS, finish
 
@@ -106,6 +107,9 @@ def _copy_chosen(s: GameState, e: ev.CopyChosen) -> None:
 @applies(ev.BecameCopy)
 def _became_copy(s: GameState, e: ev.BecameCopy) -> None:
     o, of = s.objects[e.obj], s.objects[e.of]
+    if of.face_down:  # 708.10, 707.2: the face-down values, no name
+        set_obj(s, e.obj, name="", token=COPIED_FACE_DOWN, printed=o.printed or o.name)
+        return
     set_obj(s, e.obj, name=of.name, token=of.token, printed=o.printed or o.name)
 
 

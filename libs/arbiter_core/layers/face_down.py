@@ -20,6 +20,8 @@ face down.
 - 708.8: turning it face up (`TurnedFaceUp`) makes it the same object with its normal
   characteristics; effects already applied to it still apply (they name its id), and
   no enters ability triggers: nothing entered.
+- 708.10, 707.2: a copy of a face-down permanent copies the values of 708.2a
+  (`COPIED_FACE_DOWN`, `layers/copies.py`), never the card's name.
 - 708.9: a face-down permanent or spell that leaves for another zone becomes a new
   object that is face up (400.7, `kernel/edits.move`): in a public zone every player sees
   it; at the end of the game every face-down object is revealed (`revealed`).
@@ -29,7 +31,7 @@ The face-down mechanics (morph, 702.37) are in `keywords/`.
 
 from __future__ import annotations
 
-from arbiter_core.cards.model import CardDefinition
+from arbiter_core.cards.model import CardDefinition, TokenSpec
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.edits import set_obj
 from arbiter_core.kernel.evolve import applies
@@ -38,6 +40,10 @@ from arbiter_core.kernel.state import GameState
 
 #: 708.2a: the characteristics of a face-down spell or permanent (no name: "")
 FACE_DOWN = CardDefinition(name="", types=("Creature",), power=2, toughness=2)
+#: the same values as a copy takes them (708.10, 707.2: a copy of a face-down permanent
+#: is a face-up 2/2 creature with no name; layer 1 holds copied values as a token's do)
+COPIED_FACE_DOWN = TokenSpec(name="", colors=(), types=("Creature",), subtypes=(), power=2,
+                             toughness=2)
 
 
 def revealed(s: GameState) -> bool:
