@@ -111,12 +111,12 @@ def _morph_cost(o: Obj) -> ManaCost | None:
 def _morph_actions(s: GameState, m: Marker, player: str) -> list[PlayerCommand]:
     """Cards in the hand the player can cast face down now (turning face up is listed
     by `stack/face_up.py`)."""
-    if not sorcery_timing_ok(s, m, player) or not can_pay(s, player,
-                                                          parse_cost(FACE_DOWN_COST)):
+    cards = [oid for oid in s.zone(player, "hand")
+             if morph_ability(definition(s.objects[oid])) is not None]
+    if not cards or not sorcery_timing_ok(s, m, player) or not can_pay(
+            s, player, parse_cost(FACE_DOWN_COST)):
         return []
-    return [CastFaceDown(player=player, card=oid, marker=m.number)
-            for oid in s.zone(player, "hand")
-            if morph_ability(definition(s.objects[oid])) is not None]
+    return [CastFaceDown(player=player, card=oid, marker=m.number) for oid in cards]
 
 
 # ------------------------------------------------------------------ wording and cards

@@ -51,14 +51,6 @@ def revealed(s: GameState) -> bool:
     return s.game_over
 
 
-def face_down_objects(s: GameState) -> list[int]:
-    """Ids of the face-down spells and permanents (708.5), in battlefield then stack
-    order."""
-    on_stack = [it.obj for it in s.stack_items.values() if it.obj is not None]
-    return [oid for oid in (*s.battlefield, *on_stack)
-            if oid in s.objects and s.objects[oid].face_down]
-
-
 @applies(ev.TurnedFaceDown)
 def _turned_face_down(s: GameState, e: ev.TurnedFaceDown) -> None:
     """708.2a (708.2b: a face-down permanent stays as it is)."""
