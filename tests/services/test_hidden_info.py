@@ -8,8 +8,9 @@ and the reply; for a stream message: between the updates around it). And each vi
 show what the rules let that reader see, no more and no less: its own hand, a teammate's
 where the variant allows it (808.5, 809.7, 810.5, 811.5), no library, no seed, and for
 a spectator no hand at all. Every deck holds morph cards and Soul Summons (manifest),
-cast face down, manifested and turned face up by the bots: a face-down spell or permanent shows its name to its controller only
-(708.5) - to every other reader it is a "face-down card" wherever the view names it."""
+cast face down, manifested and turned face up by the bots: a face-down spell or
+permanent shows its name to its controller only (708.5) - to every other reader it is a
+"face-down card" wherever the view names it."""
 
 from __future__ import annotations
 
