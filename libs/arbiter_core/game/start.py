@@ -130,7 +130,8 @@ def start_game(t: Txn, cmd: StartGame) -> None:
 
 @handles(SetUpPosition, starts_game=True)
 def set_up_position(t: Txn, cmd: SetUpPosition) -> None:
-    """A judge's position: zones exactly as given, nothing shuffled or drawn."""
+    """A judge's position: zones exactly as given, nothing shuffled or drawn; at turn 1
+    the starting player (team) skips its first draw as 103.8a-b say."""
     v = get_variant(cmd.variant)
     names = [p.name for p in cmd.players]
     _check_names(names)
@@ -147,7 +148,9 @@ def set_up_position(t: Txn, cmd: SetUpPosition) -> None:
     active = cmd.active
     if t.s.shared_team_turns:  # 805.4a: the active team, through its primary player (805.2)
         active = team_seats(names, teams, active)[0]
-    v.place_markers(t, names, active, cmd.turn, step.value, dict(cmd.markers), False,
+    # Turn 1 of a position is the game's first turn: 103.8 applies to it.
+    skip_draw = cmd.turn == 1 and v.first_player_skips_draw(len(names))
+    v.place_markers(t, names, active, cmd.turn, step.value, dict(cmd.markers), skip_draw,
                     "500.1")
 
 
