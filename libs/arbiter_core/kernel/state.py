@@ -147,7 +147,7 @@ class Effect:
     amount: int = 0
 
 
-@shown_when_set("planeswalkers")
+@shown_when_set("planeswalkers", "removed")
 @dataclass(frozen=True, slots=True)
 class Combat:
     """Combat on one marker's turn (CR 506). `attacks` maps attacker -> defending player;
@@ -168,6 +168,9 @@ class Combat:
     # attacker -> the planeswalker it attacks (506.2, 508.1b); its controller is the
     # attacker's defending player in `attacks`
     planeswalkers: tuple[tuple[int, int], ...] = field(default=(), repr=False)
+    # creatures removed from combat (506.4): blockers here block no longer, though the
+    # creatures they blocked stay blocked (509.1h)
+    removed: tuple[int, ...] = field(default=(), repr=False)
 
     def attacker_ids(self) -> list[int]:
         return [a for a, _ in self.attacks]
