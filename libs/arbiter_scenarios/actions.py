@@ -29,10 +29,10 @@ from arbiter_scenarios.names import NameError_
 if TYPE_CHECKING:
     from arbiter_scenarios.runner import Run
 
-UNSUPPORTED = {"mulligan", "keep", "roll_planar_die"}
+UNSUPPORTED = {"roll_planar_die"}
 KNOWN = {"player", "play_land", "cast", "targets", "pay", "x", "stack", "activate", "ability",
          "pass", "pass_until", "marker", "attack", "bands", "block", "assign_combat_damage",
-         "choose", "concede", "expect_rejected", *UNSUPPORTED}
+         "choose", "concede", "expect_rejected", "mulligan", "keep", *UNSUPPORTED}
 UNTIL = {"stack_empty", "next_turn", "end_of_turn", *(s.value for s in Step)}
 
 
@@ -163,8 +163,12 @@ def _command(run: Run, player: str, a: dict[str, Any]) -> Command | None:
         return _assign(run, player, a["assign_combat_damage"])
     if "choose" in a:
         return _choose(run, player, a["choose"])
+    if a.get("mulligan") or a.get("keep"):  # 103.5, with the option `mulligans: ask`
+        if "mulligan" in a and "keep" in a:
+            raise NameError_("give one of mulligan and keep")
+        return ChooseOption(player=player, option="mulligan" if a.get("mulligan") else "keep")
     raise NameError_("the action does nothing: give one of play_land, cast, activate, pass, "
-                     "attack, block, assign_combat_damage, choose, concede")
+                     "attack, block, assign_combat_damage, choose, mulligan, keep, concede")
 
 
 def _decision(run: Run, player: str, kind: str) -> tuple[Marker, Decision] | None:
@@ -258,6 +262,9 @@ def _choose(run: Run, player: str, value: Any) -> Command:
     d = pending[0]
     if isinstance(value, bool):  # YAML reads an unquoted yes / no as a boolean
         value = "yes" if value else "no"
+    if value is None or (value == "none" and "none" not in d.choices):
+        # declines an optional choice with no yes/no form (707.5: copy nothing)
+        return ChooseObjects(player=player, choices=[])
     refs = value if isinstance(value, list) else [value]
     if d.kind == "proliferate":  # players by name, permanents by reference (701.34a)
         players = [str(r) for r in refs if str(r) in s.players]

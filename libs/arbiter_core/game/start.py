@@ -8,15 +8,20 @@ StartGame: seats (random when asked, recorded in the event, 103.1; teams seated 
 808.2/809.2/810.3, or apart in Alternating Teams, 811.3), starting life (103.4, 810.4,
 810.11), libraries shuffled with the outcome in the event (103.3), opening hands of seven
 (103.5), the first turn with the draw skipped where 103.8 says so.
-Mulligans are not offered yet (they come with the casual-variants issue).
+With `random_start` the starting player is chosen with the game's seed and recorded
+(`StartingPlayerChosen`, 103.1); without it the first seat starts (the scenarios' rule).
+With `mulligans` the London mulligan follows the opening hands (`game.mulligan`, 103.5);
+without it they are kept. Both are off in games stored before they existed.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from typing import Literal
 
 from arbiter_core.cards import get_card
 from arbiter_core.cards.fingerprint import card_data_hash
+from arbiter_core.game import mulligan
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.commands import SetUpPosition, StartGame
 from arbiter_core.kernel.decide import handles
@@ -118,14 +123,32 @@ def start_game(t: Txn, cmd: StartGame) -> None:
         t.emit(ev.LibraryShuffled(player=name, rule="103.3",
                                   order=t.rng.shuffled(t.s.zone(name, "library"))))
     for name in seats:
-        for _ in range(7):
+        for _ in range(v.starting_hand_size(t.s, name)):
             draw(t, name, "103.5")
-    first_player = v.first_player(seats, teams)
+    order = seats
+    if cmd.random_start:  # 103.1: the starting player (or team) chosen at random
+        chosen = t.rng.choice(seats)
+        t.emit(StartingPlayerChosen(player=chosen, rule="103.1"))
+        i = seats.index(chosen)
+        order = seats[i:] + seats[:i]
+    first_player = v.first_player(order, teams)
     if t.s.shared_team_turns:
         # CR 805.3, 103.1a: a starting team; its turns go through its primary player (805.2).
         first_player = team_seats(seats, teams, first_player)[0]
-    v.place_markers(t, seats, first_player, 1, Step.UNTAP.value, {},
-                    v.first_player_skips_draw(len(seats)), "103.8")
+    if cmd.mulligans:
+        mulligan.begin(t, first_player)
+    else:
+        v.place_markers(t, seats, first_player, 1, Step.UNTAP.value, {},
+                        v.first_player_skips_draw(len(seats)), "103.8")
+
+
+class StartingPlayerChosen(ev.EventBase):
+    """The starting player, chosen at random with the game's seed (103.1): the variant's
+    rule picks within that player's team (808.4, 809.4) and a shared-turns team plays
+    through its primary player (805.2)."""
+
+    type: Literal["StartingPlayerChosen"] = "StartingPlayerChosen"
+    player: str
 
 
 @handles(SetUpPosition, starts_game=True)
@@ -236,6 +259,16 @@ def _cards_put(s: GameState, e: ev.CardsPut) -> None:
 def _explain_game_started(before: GameState, e: ev.GameStarted, name: Namer) -> str:
     return (f"{e.variant} game starts: seats {', '.join(e.seats)}, life "
             f"{', '.join(f'{p} {n}' for p, n in e.life.items())}")
+
+
+@applies(StartingPlayerChosen)
+def _starting_player_chosen(s: GameState, e: StartingPlayerChosen) -> None:
+    """A record: the markers placed next carry the choice."""
+
+
+@explains(StartingPlayerChosen)
+def _explain_starting_player(before: GameState, e: StartingPlayerChosen, name: Namer) -> str:
+    return f"{e.player} is chosen at random to start (or their team)"
 
 
 @explains(ev.CardsPut)

@@ -41,6 +41,11 @@ class StartGame(_Command):
     range_of_influence: int | None = Field(default=None, ge=1)
     deploy_creatures: bool | None = None
     shared_team_turns: bool | None = None
+    #: 103.1: the starting player chosen at random with the game's seed and recorded
+    #: (`StartingPlayerChosen`); without it the first seat starts (scenarios, old games)
+    random_start: bool = False
+    #: 103.5: the London mulligan is offered; without it the opening hands are kept
+    mulligans: bool = False
 
 
 class PositionPlayer(BaseModel):

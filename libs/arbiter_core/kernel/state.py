@@ -67,6 +67,7 @@ class Obj:
         return 0
 
 
+@shown_when_set("mulligans", "kept", "declared_mulligan", "to_bottom")
 @dataclass(frozen=True, slots=True)
 class Player:
     """A player (CR 102). `left` means left the game (CR 800.4a); `lost`/`won`/`drew`
@@ -85,6 +86,12 @@ class Player:
     drew_from_empty: bool = False  # 704.5b
     max_hand_size: int = 7  # 402.2
     hand_left_with: int = 0  # cards in hand as they left the game (800.4i)
+    # the London mulligan (103.5, game/mulligan.py): mulligans taken, the hand kept, a
+    # mulligan declared this round, cards still to put on the bottom
+    mulligans: int = field(default=0, repr=False)
+    kept: bool = field(default=False, repr=False)
+    declared_mulligan: bool = field(default=False, repr=False)
+    to_bottom: int = field(default=0, repr=False)
 
     @property
     def in_game(self) -> bool:
