@@ -266,6 +266,8 @@ def _choose(run: Run, player: str, value: Any) -> Command:
         # declines an optional choice with no yes/no form (707.5: copy nothing)
         return ChooseObjects(player=player, choices=[])
     refs = value if isinstance(value, list) else [value]
+    if d.kind == "order_triggers":  # 603.3b: each waiting trigger by its source's name
+        return ChooseObjects(player=player, choices=_trigger_order(run, d, refs))
     if d.kind == "proliferate":  # players by name, permanents by reference (701.34a)
         players = [str(r) for r in refs if str(r) in s.players]
         objs = [o.id for r in refs if str(r) not in s.players
@@ -292,6 +294,19 @@ def _choose(run: Run, player: str, value: Any) -> Command:
             raise NameError_(f"{ref} is not one of the choices")
         chosen.append(opts[0])
     return ChooseObjects(player=player, choices=chosen)
+
+
+def _trigger_order(run: Run, d: Decision, refs: list[Any]) -> list[int]:
+    s = run.state
+    order: list[int] = []
+    for ref in refs:
+        ids = {o.id for o in run.names.objects(s, str(ref))}
+        found = [i for i in d.options if i not in order and (
+            s.triggers[i].source_name == str(ref) or s.triggers[i].source in ids)]
+        if not found:
+            raise NameError_(f"{ref} has no waiting triggered ability to order")
+        order.append(found[0])
+    return order
 
 
 def _pass_until(run: Run, until: str, where: str, marker: int | None = None) -> None:

@@ -120,7 +120,7 @@ def _setup(sc: Any) -> Run:
             deploy_creatures=opts.get("deploy_creatures"),
             shared_team_turns=opts.get("shared_team_turns"),
             team_life=dict(sc.team_life), team_poison=dict(sc.team_poison),
-            markers=dict(sc.turn_markers))
+            markers=dict(sc.turn_markers), order_triggers=True)
     else:
         for p in sc.players:
             for zone in ("battlefield", "hand", "graveyard", "exile", "command"):
@@ -136,7 +136,8 @@ def _setup(sc: Any) -> Run:
             starting_life=opts.get("starting_life"), attack=opts.get("attack"),
             range_of_influence=opts.get("range_of_influence"),
             deploy_creatures=opts.get("deploy_creatures"),
-            shared_team_turns=opts.get("shared_team_turns"), mulligans=mulligans == "ask")
+            shared_team_turns=opts.get("shared_team_turns"), mulligans=mulligans == "ask",
+            order_triggers=True)
     run = Run(session, names)
     session.on_events.append(run.log.extend)
     try:

@@ -35,6 +35,7 @@ from arbiter_core.kernel.txn import Txn
 from arbiter_core.kernel.version import ENGINE_VERSION
 from arbiter_core.multiplayer import influence
 from arbiter_core.multiplayer.seating import team_seats
+from arbiter_core.stack import trigger_order
 from arbiter_core.turns.draw import draw
 from arbiter_core.variants.base import Variant, get_variant
 
@@ -95,6 +96,8 @@ def _started(t: Txn, v: Variant, game_id: str, seed: int, seats: list[str],
         emperors=v.emperors(seats, teams), grand_melee=v.grand_melee,
         engine_version=ENGINE_VERSION, rules_edition=CR_EDITION,
         card_data_hash=card_data_hash(), rule="103.1"))
+    if cmd.order_triggers:
+        t.emit(trigger_order.PlayersOrderTriggers(rule="603.3b"))
 
 
 @handles(StartGame, starts_game=True)

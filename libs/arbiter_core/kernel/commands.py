@@ -46,6 +46,8 @@ class StartGame(_Command):
     random_start: bool = False
     #: 103.5: the London mulligan is offered; without it the opening hands are kept
     mulligans: bool = False
+    #: 603.3b: players order their simultaneous triggers (else the engine's order)
+    order_triggers: bool = False
 
 
 class PositionPlayer(BaseModel):
@@ -91,6 +93,7 @@ class SetUpPosition(_Command):
     team_life: dict[str, int] = Field(default_factory=dict)
     team_poison: dict[str, int] = Field(default_factory=dict)
     markers: dict[int, str] = Field(default_factory=dict)  # Grand Melee: number -> holder
+    order_triggers: bool = False  # 603.3b, as in StartGame
 
 
 class RunEngineWork(_Command):

@@ -56,6 +56,7 @@ DecisionKind = Literal[
     "choose_targets",  # 603.3d: a trigger's targets: objects (options), players (choices)
     "mulligan",  # 103.5: keep the hand or take a mulligan: choices "keep" / "mulligan"
     "mulligan_bottom",  # 103.5: the cards (options) put on the bottom after a mulligan
+    "order_triggers",  # 603.3b: the order of a player's waiting triggers (options: indexes)
 ]
 
 

@@ -216,7 +216,7 @@ class Marker:
     after_targets: str | None = field(default=None, repr=False)
 
 
-@shown_when_set("delayed")
+@shown_when_set("delayed", "ordered")
 @dataclass(frozen=True, slots=True)
 class Trigger:
     """A triggered ability waiting to be put on the stack (CR 603.2, 603.3); `delayed`
@@ -231,6 +231,7 @@ class Trigger:
     amount: int = 0  # how much life was lost, for "for each 1 life you lost"
     obj: int | None = None  # the object a trigger refers to ("that creature")
     delayed: Delayed | None = field(default=None, repr=False)
+    ordered: bool = field(default=False, repr=False)  # its controller chose its place (603.3b)
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,6 +292,10 @@ class GameState:
     # top of a stack, since the last optional action: (turn key, position, players
     # controlling the objects involved) - a repeat is a loop of mandatory actions (104.4b).
     loop_positions: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
+    # 603.3b: players order their simultaneous triggered abilities themselves (a
+    # decision); off in games stored before it existed (the engine's order: waiting
+    # order). Hashed only when set (hashing.HASHED_WHEN_SET).
+    order_triggers: bool = False
 
     def clone(self, share_zone_lists: bool = False) -> GameState:
         """A copy whose containers are its own. With `share_zone_lists` (a decision's
@@ -332,6 +337,7 @@ class GameState:
             started=self.started,
             game_over=self.game_over,
             loop_positions=self.loop_positions,
+            order_triggers=self.order_triggers,
         )
 
     # -------------------------------------------------------------- queries
