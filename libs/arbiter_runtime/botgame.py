@@ -30,6 +30,7 @@ def start_command(game_id: str, players: int, seed: int, variant: str = "free_fo
         d = deck_for_seat(i)
         return d if deck_size is None else d[:deck_size]
     return StartGame(game_id=game_id, variant=variant, seed=seed, random_seating=True,
+                     random_start=True, mulligans=True, order_triggers=True,
                      players=[PlayerSetup(name=n, deck=deck(i))
                               for i, n in enumerate(seat_names(players))])
 

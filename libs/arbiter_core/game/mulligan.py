@@ -3,12 +3,14 @@
 - 103.5: the starting player declares whether they take a mulligan, then each other
   player in turn order (a `mulligan` decision: "keep" or "mulligan"); with shared team
   turns the starting team's players first, then each other team's (103.5d,
-  `first_turn.starting_order`). Once all have declared, those who chose a mulligan take
-  it at the same time: the hand is shuffled into the library (the order in the event,
-  701.24a), a new hand of the starting hand size is drawn, and as many cards as the
-  mulligans counted so far go on the bottom of the library (a `mulligan_bottom`
-  decision). A player who keeps may take no more mulligans; the process repeats until
-  nobody takes one. A player may take mulligans until the hand would be zero cards.
+  `first_turn.starting_order`), a team's players in whatever order it likes (805.3a: a
+  teammate still to declare may answer the decision in place of the one asked). Once
+  all have declared, those who chose a mulligan take it at the same time: the hand is
+  shuffled into the library (the order in the event, 701.24a), a new hand of the
+  starting hand size is drawn, and as many cards as the mulligans counted so far go on
+  the bottom of the library (a `mulligan_bottom` decision). A player who keeps may take
+  no more mulligans; the process repeats until nobody takes one. A player may take
+  mulligans until the hand would be zero cards.
 - 103.5a: the starting hand size is the variant's (`Variant.starting_hand_size`, seven;
   Vanguard's hand modifier overrides it).
 - 103.5c: in a multiplayer game (and in Brawl) the first mulligan doesn't count
@@ -151,12 +153,16 @@ def _on_leave(t: Txn, m: Marker, d: Decision, player: str) -> bool:
     return True
 
 
-@decision("mulligan", ChooseOption, _declarations, on_leave=_on_leave)
+@decision("mulligan", ChooseOption, _declarations, team_answers=True, on_leave=_on_leave)
 def _declare(t: Txn, m: Marker, d: Decision, cmd: ChooseOption) -> None:
+    """The player asked declares; with shared team turns a teammate still to declare
+    may declare first instead (805.3a: in whatever order the team likes)."""
     if cmd.option not in d.choices:
         raise RuleViolation("103.5", "declare keep or mulligan")
-    t.emit(MulliganDeclared(player=d.player, mulligan=cmd.option == "mulligan",
-                            rule="103.5d" if t.s.shared_team_turns else "103.5"))
+    p = t.s.players[cmd.player]
+    who = cmd.player if not (p.kept or p.declared_mulligan) else d.player
+    t.emit(MulliganDeclared(player=who, mulligan=cmd.option == "mulligan",
+                            rule="805.3a" if t.s.shared_team_turns else "103.5"))
     go_on(t)
 
 
