@@ -24,6 +24,7 @@ from arbiter_core.kernel.decide import decide
 from arbiter_core.kernel.errors import RuleViolation
 from arbiter_core.kernel.events import Event
 from arbiter_core.kernel.evolve import apply, empty_state
+from arbiter_core.kernel.shell_loop import owed_marker
 from arbiter_core.kernel.state import Decision, GameState, Work
 from arbiter_core.variants.base import VARIANTS, Variant
 from arbiter_runtime.bots import RandomBot
@@ -57,8 +58,7 @@ def bot_game(variant: str, players: int, seed: int, **options: bool
         yield s, e
     bots = {p.name: RandomBot(seed * 1000 + i) for i, p in enumerate(cmd.players)}
     while not s.game_over and s.version < MAX_EVENTS:
-        marker = next((m.number for m in s.markers.values() if isinstance(m.pending, Work)),
-                      None)
+        marker = owed_marker(s)
         if marker is not None:
             for e in run(s, RunEngineWork(marker=marker)):
                 yield s, e

@@ -3,7 +3,7 @@
 
 Source: MTGJSON v5 set files (meta.version 5.2.0+20220425, date 2022-04-25) as committed in
     github.com/AUTRE04216/jsonSets (commit ca38aa761f36c5ac61bebfb6a6f37b6980c487de, one
-    <SET>.json per set at repo root). Also 27 cards listed in tools/extra_cards.txt,
+    <SET>.json per set at repo root). Also 28 cards listed in tools/extra_cards.txt,
     from MTGJSON v5.2.0+20220425 set files from
     github.com/AUTRE04216/jsonSets@ca38aa761f36c5ac61bebfb6a6f37b6980c487de (CMR.json
     missing)
@@ -1899,6 +1899,23 @@ FACTS: dict[str, CardFacts] = {
             "+1/+1 until end of turn.)"
         ),
         keywords=("Haste", "Prowess"),
+    ),
+    "Leyline of Sanctity": CardFacts(
+        name="Leyline of Sanctity",
+        mana_cost="{2}{W}{W}",
+        colors=("W",),
+        supertypes=(),
+        types=("Enchantment",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "If Leyline of Sanctity is in your opening hand, you may begin the "
+            "game with it on the battlefield.\n"
+            "You have hexproof. (You can't be the target of spells or abilities "
+            "your opponents control.)"
+        ),
+        keywords=(),
     ),
 }
 # fmt: on

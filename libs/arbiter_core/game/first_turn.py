@@ -18,8 +18,9 @@ from arbiter_core.kernel.txn import Txn
 from arbiter_core.multiplayer.seating import turn_order_from
 from arbiter_core.variants.base import variant_of
 
-#: (txn, players in the order of 103.6) -> None: a card's opening-hand action
-OpeningHandAction = Callable[[Txn, list[str]], None]
+#: (txn, the starting player, players in the order of 103.6) -> True while a player is
+#: asked (the answer calls `begin_first_turn` again): cards' opening-hand actions
+OpeningHandAction = Callable[[Txn, str, list[str]], bool]
 OPENING_HAND_ACTIONS: Hooks[str, OpeningHandAction] = Hooks("opening-hand action")
 
 
@@ -37,8 +38,8 @@ def starting_order(t: Txn, first: str) -> list[str]:
 def begin_first_turn(t: Txn, first: str) -> None:
     """103.6: the opening-hand actions; 103.8: the starting player's first turn."""
     order = starting_order(t, first)
-    for action in OPENING_HAND_ACTIONS["all"]:
-        action(t, order)
+    if any(action(t, first, order) for action in OPENING_HAND_ACTIONS["all"]):
+        return  # a player decides; the answer begins the first turn
     s = t.s
     v = variant_of(s)
     v.place_markers(t, list(s.seats), first, 1, Step.UNTAP.value, {},

@@ -22,6 +22,7 @@ from typing import Literal
 from arbiter_core.cards import get_card
 from arbiter_core.cards.fingerprint import card_data_hash
 from arbiter_core.game import mulligan
+from arbiter_core.game.first_turn import begin_first_turn
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.commands import SetUpPosition, StartGame
 from arbiter_core.kernel.decide import handles
@@ -140,9 +141,8 @@ def start_game(t: Txn, cmd: StartGame) -> None:
         first_player = team_seats(seats, teams, first_player)[0]
     if cmd.mulligans:
         mulligan.begin(t, first_player)
-    else:
-        v.place_markers(t, seats, first_player, 1, Step.UNTAP.value, {},
-                        v.first_player_skips_draw(len(seats)), "103.8")
+    else:  # the hands are kept: the opening-hand actions, then the first turn
+        begin_first_turn(t, first_player)
 
 
 class StartingPlayerChosen(ev.EventBase):

@@ -57,6 +57,7 @@ DecisionKind = Literal[
     "mulligan",  # 103.5: keep the hand or take a mulligan: choices "keep" / "mulligan"
     "mulligan_bottom",  # 103.5: the cards (options) put on the bottom after a mulligan
     "order_triggers",  # 603.3b: the order of a player's waiting triggers (options: indexes)
+    "opening_hand",  # 103.6: the opening-hand cards (options) a player takes actions with
 ]
 
 

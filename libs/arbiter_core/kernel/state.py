@@ -67,7 +67,7 @@ class Obj:
         return 0
 
 
-@shown_when_set("mulligans", "kept", "declared_mulligan", "to_bottom")
+@shown_when_set("mulligans", "kept", "declared_mulligan", "to_bottom", "opening_done")
 @dataclass(frozen=True, slots=True)
 class Player:
     """A player (CR 102). `left` means left the game (CR 800.4a); `lost`/`won`/`drew`
@@ -92,6 +92,7 @@ class Player:
     kept: bool = field(default=False, repr=False)
     declared_mulligan: bool = field(default=False, repr=False)
     to_bottom: int = field(default=0, repr=False)
+    opening_done: bool = field(default=False, repr=False)  # 103.6: actions taken or not
 
     @property
     def in_game(self) -> bool:

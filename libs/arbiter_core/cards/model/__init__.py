@@ -40,6 +40,7 @@ from arbiter_core.cards.model.base import (
 from arbiter_core.cards.model.counters_life import (
     AllCreaturesHaveKeyword,
     AttackIfAble,
+    BeginOnBattlefield,
     CantGetPoison,
     ChooseOpponentAsEnters,
     DestroyUnlessAttacked,
@@ -65,6 +66,7 @@ from arbiter_core.cards.model.counters_life import (
     RevealOpponentChooses,
     SacrificeUnlessPayLife,
     SetLifeTotal,
+    YouHaveHexproof,
 )
 from arbiter_core.cards.model.effects import (
     AddMana,
@@ -114,6 +116,7 @@ __all__ = [
     "Attach",
     "AttackIfAble",
     "BecomeCreature",
+    "BeginOnBattlefield",
     "CantAttackOrBlock",
     "CantAttackYouIfChosenColorWithoutFlying",
     "CantGetPoison",
@@ -190,4 +193,5 @@ __all__ = [
     "TriggeredAbility",
     "Untap",
     "WinGame",
+    "YouHaveHexproof",
 ]

@@ -16,6 +16,7 @@ from arbiter_core.cards.model.base import (
 from arbiter_core.cards.model.counters_life import (
     AllCreaturesHaveKeyword,
     AttackIfAble,
+    BeginOnBattlefield,
     CantGetPoison,
     ChooseOpponentAsEnters,
     DestroyUnlessAttacked,
@@ -41,6 +42,7 @@ from arbiter_core.cards.model.counters_life import (
     RevealOpponentChooses,
     SacrificeUnlessPayLife,
     SetLifeTotal,
+    YouHaveHexproof,
 )
 from arbiter_core.cards.model.effects import (
     AddMana,
@@ -80,6 +82,8 @@ from arbiter_core.cards.model.effects import (
 
 Effect = (
     DealDamage
+    | BeginOnBattlefield
+    | YouHaveHexproof
     | Destroy
     | CounterTarget
     | ModifyPowerToughness
