@@ -3,7 +3,7 @@
 
 Source: MTGJSON v5 set files (meta.version 5.2.0+20220425, date 2022-04-25) as committed in
     github.com/AUTRE04216/jsonSets (commit ca38aa761f36c5ac61bebfb6a6f37b6980c487de, one
-    <SET>.json per set at repo root). Also 28 cards listed in tools/extra_cards.txt,
+    <SET>.json per set at repo root). Also 29 cards listed in tools/extra_cards.txt,
     from MTGJSON v5.2.0+20220425 set files from
     github.com/AUTRE04216/jsonSets@ca38aa761f36c5ac61bebfb6a6f37b6980c487de (CMR.json
     missing)
@@ -1916,6 +1916,23 @@ FACTS: dict[str, CardFacts] = {
             "your opponents control.)"
         ),
         keywords=(),
+    ),
+    "Chancellor of the Dross": CardFacts(
+        name="Chancellor of the Dross",
+        mana_cost="{4}{B}{B}{B}",
+        colors=("B",),
+        supertypes=(),
+        types=("Creature",),
+        subtypes=("Phyrexian", "Vampire"),
+        power=6,
+        toughness=6,
+        oracle_text=(
+            "You may reveal this card from your opening hand. If you do, at the "
+            "beginning of the first upkeep, each opponent loses 3 life, then you "
+            "gain life equal to the life lost this way.\n"
+            "Flying, lifelink"
+        ),
+        keywords=("Flying", "Lifelink"),
     ),
 }
 # fmt: on

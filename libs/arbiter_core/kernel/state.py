@@ -67,7 +67,8 @@ class Obj:
         return 0
 
 
-@shown_when_set("mulligans", "kept", "declared_mulligan", "to_bottom", "opening_done")
+@shown_when_set("mulligans", "kept", "declared_mulligan", "to_bottom", "opening_done",
+                "revealed")
 @dataclass(frozen=True, slots=True)
 class Player:
     """A player (CR 102). `left` means left the game (CR 800.4a); `lost`/`won`/`drew`
@@ -93,6 +94,7 @@ class Player:
     declared_mulligan: bool = field(default=False, repr=False)
     to_bottom: int = field(default=0, repr=False)
     opening_done: bool = field(default=False, repr=False)  # 103.6: actions taken or not
+    revealed: tuple[int, ...] = field(default=(), repr=False)  # 103.6b: cards (by number)
 
     @property
     def in_game(self) -> bool:

@@ -39,6 +39,7 @@ from arbiter_core.cards.model.counters_life import (
     RedistributeLifeTotals,
     RemoveCounterFromSelf,
     ReturnWithCounter,
+    RevealForFirstUpkeepDrain,
     RevealOpponentChooses,
     SacrificeUnlessPayLife,
     SetLifeTotal,
@@ -83,6 +84,7 @@ from arbiter_core.cards.model.effects import (
 Effect = (
     DealDamage
     | BeginOnBattlefield
+    | RevealForFirstUpkeepDrain
     | YouHaveHexproof
     | Destroy
     | CounterTarget

@@ -224,6 +224,15 @@ class BeginOnBattlefield(DataModel):
     kind: Literal["begin_on_battlefield"] = "begin_on_battlefield"
 
 
+class RevealForFirstUpkeepDrain(DataModel):
+    """"You may reveal this card from your opening hand. If you do, at the beginning of
+    the first upkeep, each opponent loses N life, then you gain life equal to the life
+    lost this way." An opening-hand action (CR 103.6b; Chancellor of the Dross)."""
+
+    kind: Literal["reveal_first_upkeep_drain"] = "reveal_first_upkeep_drain"
+    amount: int = 3
+
+
 class YouHaveHexproof(DataModel):
     """Static: "You have hexproof." - you can't be the target of spells or abilities
     your opponents control (CR 702.11d; Leyline of Sanctity)."""
