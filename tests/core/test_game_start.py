@@ -16,6 +16,7 @@ from arbiter_core.game.start import StartingPlayerChosen
 from arbiter_core.kernel.commands import (
     ChooseObjects,
     ChooseOption,
+    Concede,
     PlayerSetup,
     RunEngineWork,
     StartGame,
@@ -191,4 +192,19 @@ def test_no_mulligan_once_the_hand_would_be_empty() -> None:
         assert isinstance(d, Decision) and d.kind == "mulligan_bottom" and d.count == n
         run(s, ChooseObjects(player=second, choices=list(d.options[:n])))
     assert len(s.zone(second, "hand")) == 0 and s.players[second].kept
+    assert s.markers[1].pending == Work("turn_based_actions")
+
+
+def test_a_player_who_concedes_during_the_mulligans_owes_nothing() -> None:
+    """800.4a: the procedure goes on without them; the first turn begins for the others
+    (the next player in turn order starts if the starting player left)."""
+    s = empty_state()
+    run(s, start("free_for_all", 3, 2, mulligans=True))
+    first, second, third = s.seats
+    run(s, Concede(player=first))
+    d = s.markers[1].pending
+    assert isinstance(d, Decision) and d.kind == "mulligan" and d.player == second
+    run(s, ChooseOption(player=second, option="keep"))
+    run(s, ChooseOption(player=third, option="keep"))
+    assert s.markers[1].holder == second and not s.game_over
     assert s.markers[1].pending == Work("turn_based_actions")

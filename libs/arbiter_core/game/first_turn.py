@@ -36,8 +36,15 @@ def starting_order(t: Txn, first: str) -> list[str]:
 
 
 def begin_first_turn(t: Txn, first: str) -> None:
-    """103.6: the opening-hand actions; 103.8: the starting player's first turn."""
+    """103.6: the opening-hand actions; 103.8: the starting player's first turn (the
+    next player in turn order if the starting player left during the procedure,
+    800.4a)."""
+    if t.s.game_over:
+        return
     order = starting_order(t, first)
+    if not order:
+        return
+    first = order[0] if t.s.players[first].left else first
     if any(action(t, first, order) for action in OPENING_HAND_ACTIONS["all"]):
         return  # a player decides; the answer begins the first turn
     s = t.s
