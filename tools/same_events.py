@@ -92,6 +92,19 @@ GAMES: tuple[Game, ...] = (
 )
 
 
+#: The start of the game as `arbiter play` has it since issue 13: a starting player
+#: chosen with the seed (103.1), the London mulligan (103.5), players ordering their
+#: simultaneous triggers (603.3b). `--without-start-rules` (or a tree before them)
+#: plays the games as before, to compare with tools/same_events.before-issue13.json.
+START_RULES = ("random_start", "mulligans", "order_triggers")
+WITH_START_RULES = [True]
+
+
+def start_rules() -> dict[str, bool]:
+    return {k: True for k in START_RULES
+            if WITH_START_RULES[0] and k in StartGame.model_fields}
+
+
 def game_events(game: Game) -> Iterator[str]:
     """The game's events, one canonical JSON line each."""
     variant, players, seed = game.variant, game.players, game.seed
@@ -113,7 +126,7 @@ def game_events(game: Game) -> Iterator[str]:
         game_id="same", variant=variant, seed=seed, random_seating=True,
         attack=game.attack, range_of_influence=game.range_of_influence,
         players=[PlayerSetup(name=n, team=teams[i], deck=deck_for_seat(i))
-                 for i, n in enumerate(names)]))
+                 for i, n in enumerate(names)], **start_rules()))
     bots = {n: RandomBot(seed * 1000 + i) for i, n in enumerate(names)}
     while not s.game_over and s.version < game.max_events:
         marker = next((m.number for m in s.markers.values() if isinstance(m.pending, Work)),
@@ -212,7 +225,11 @@ def main(argv: list[str] | None = None) -> int:
     cmp_.add_argument("before", type=Path)
     for p in (rec, cmp_):
         p.add_argument("--only", action="append", help="games whose key contains this")
+        p.add_argument("--without-start-rules", action="store_true",
+                       help="no random start, mulligans or trigger ordering (as before "
+                            "issue 13)")
     args = parser.parse_args(argv)
+    WITH_START_RULES[0] = not args.without_start_rules
     if args.action == "record":
         record(args.out, args.only)
         return 0

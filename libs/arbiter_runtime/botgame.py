@@ -24,12 +24,17 @@ def seat_names(players: int) -> list[str]:
 
 
 def start_command(game_id: str, players: int, seed: int, variant: str = "free_for_all",
-                  deck_size: int | None = None) -> StartGame:
-    """The StartGame of `play_bot_game`; `deck_size` cuts each deck (short test games)."""
+                  deck_size: int | None = None, start_rules: bool = False) -> StartGame:
+    """The StartGame of `play_bot_game`; `deck_size` cuts each deck (short test games).
+    `start_rules`: the starting player chosen with the seed (103.1), mulligans (103.5)
+    and trigger ordering (603.3b), as `arbiter play` has them; off, the game starts as
+    the benchmarks and the services' tests expect (the first seat, hands kept)."""
     def deck(i: int) -> list[str]:
         d = deck_for_seat(i)
         return d if deck_size is None else d[:deck_size]
     return StartGame(game_id=game_id, variant=variant, seed=seed, random_seating=True,
+                     random_start=start_rules, mulligans=start_rules,
+                     order_triggers=start_rules,
                      players=[PlayerSetup(name=n, deck=deck(i))
                               for i, n in enumerate(seat_names(players))])
 

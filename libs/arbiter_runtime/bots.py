@@ -50,5 +50,8 @@ class RandomBot:
                 return 2.0
             case ChooseOption(option="yes"):
                 return 3.0  # "you may" (603.5): usually worth doing, not always taken
+            case ChooseOption(option="mulligan"):
+                # 103.5: most opening hands are kept, fewer still after a mulligan
+                return 0.4 / (1 + 2 * state.players[a.player].mulligans)
             case _:
                 return 1.0

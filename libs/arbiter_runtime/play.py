@@ -65,7 +65,8 @@ def play_bot_game(store: EventStore, game_id: str, players: int, seed: int,
     session = GameSession(store, game_id, snapshot_every=snapshot_every(players))
     session.execute(StartGame(
         game_id=game_id, variant=variant, seed=seed, random_seating=True, attack=attack,
-        range_of_influence=range_of_influence,
+        range_of_influence=range_of_influence, random_start=True, mulligans=True,
+        order_triggers=True,
         players=[PlayerSetup(name=n, team=teams[i], deck=own.get(n) or deck_for_seat(i))
                  for i, n in enumerate(names)]))
     bots = {n: RandomBot(seed * 1000 + i) for i, n in enumerate(names)}

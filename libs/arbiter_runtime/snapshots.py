@@ -28,7 +28,7 @@ import msgspec
 
 from arbiter_core.cards.model import TokenSpec
 from arbiter_core.kernel import state as st
-from arbiter_core.kernel.hashing import canonical, state_hash
+from arbiter_core.kernel.hashing import HASHED_WHEN_SET, canonical, state_hash
 from arbiter_core.kernel.refs import parse_ref, ref_groups, refs
 from arbiter_runtime.fastcodec import from_builtins
 from arbiter_store import EventStore
@@ -122,6 +122,8 @@ def decode_with_commands(blob: bytes, expected_hash: str
             data = data["state"]
         values: dict[str, Any] = {}
         for f in fields(st.GameState):
+            if f.name in HASHED_WHEN_SET and f.name not in data:
+                continue  # a field added later, at its default (hashing.canonical)
             raw = data[f.name]
             if f.name in ("objects", "stack_items", "markers"):
                 values[f.name] = {int(k): _record(v) for k, v in raw.items()}

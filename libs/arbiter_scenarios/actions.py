@@ -31,11 +31,11 @@ from arbiter_scenarios.names import NameError_
 if TYPE_CHECKING:
     from arbiter_scenarios.runner import Run
 
-UNSUPPORTED = {"mulligan", "keep", "roll_planar_die"}
+UNSUPPORTED = {"roll_planar_die"}
 KNOWN = {"player", "play_land", "cast", "cast_face_down", "turn_face_up", "targets", "pay",
          "x", "stack", "activate", "ability", "pass", "pass_until", "marker", "attack",
-         "bands", "block", "assign_combat_damage",
-         "choose", "concede", "expect_rejected", *UNSUPPORTED}
+         "bands", "block", "assign_combat_damage", "choose", "concede", "expect_rejected",
+         "mulligan", "keep", *UNSUPPORTED}
 UNTIL = {"stack_empty", "next_turn", "end_of_turn", *(s.value for s in Step)}
 
 
@@ -168,9 +168,13 @@ def _command(run: Run, player: str, a: dict[str, Any]) -> Command | None:
         return _assign(run, player, a["assign_combat_damage"])
     if "choose" in a:
         return _choose(run, player, a["choose"])
+    if a.get("mulligan") or a.get("keep"):  # 103.5, with the option `mulligans: ask`
+        if "mulligan" in a and "keep" in a:
+            raise NameError_("give one of mulligan and keep")
+        return ChooseOption(player=player, option="mulligan" if a.get("mulligan") else "keep")
     raise NameError_("the action does nothing: give one of play_land, cast, cast_face_down, "
                      "turn_face_up, activate, pass, attack, block, assign_combat_damage, "
-                     "choose, concede")
+                     "choose, mulligan, keep, concede")
 
 
 def _morph(run: Run, player: str, a: dict[str, Any], pay: list[int] | None,
@@ -278,7 +282,12 @@ def _choose(run: Run, player: str, value: Any) -> Command:
     d = pending[0]
     if isinstance(value, bool):  # YAML reads an unquoted yes / no as a boolean
         value = "yes" if value else "no"
+    if value is None or (value == "none" and "none" not in d.choices):
+        # declines an optional choice with no yes/no form (707.5: copy nothing)
+        return ChooseObjects(player=player, choices=[])
     refs = value if isinstance(value, list) else [value]
+    if d.kind == "order_triggers":  # 603.3b: each waiting trigger by its source's name
+        return ChooseObjects(player=player, choices=_trigger_order(run, d, refs))
     if d.kind == "proliferate":  # players by name, permanents by reference (701.34a)
         players = [str(r) for r in refs if str(r) in s.players]
         objs = [o.id for r in refs if str(r) not in s.players
@@ -305,6 +314,19 @@ def _choose(run: Run, player: str, value: Any) -> Command:
             raise NameError_(f"{ref} is not one of the choices")
         chosen.append(opts[0])
     return ChooseObjects(player=player, choices=chosen)
+
+
+def _trigger_order(run: Run, d: Decision, refs: list[Any]) -> list[int]:
+    s = run.state
+    order: list[int] = []
+    for ref in refs:
+        ids = {o.id for o in run.names.objects(s, str(ref))}
+        found = [i for i in d.options if i not in order and (
+            s.triggers[i].source_name == str(ref) or s.triggers[i].source in ids)]
+        if not found:
+            raise NameError_(f"{ref} has no waiting triggered ability to order")
+        order.append(found[0])
+    return order
 
 
 def _pass_until(run: Run, until: str, where: str, marker: int | None = None) -> None:

@@ -28,7 +28,7 @@ from arbiter_scenarios.names import NameError_, Names
 from arbiter_store import open_store
 
 SUPPORTED_OPTIONS = {"attack", "range_of_influence", "starting_life", "deploy_creatures",
-                     "shared_team_turns"}
+                     "shared_team_turns", "mulligans"}
 
 
 class ScenarioFailed(Exception):
@@ -79,6 +79,11 @@ def _setup(sc: Any) -> Run:
         raise ScenarioFailed(f"options {sorted(unknown)} are not supported yet")
     if sc.turn_markers and not get_variant(sc.variant).grand_melee:
         raise ScenarioFailed(f"turn_markers are for grand_melee, not {sc.variant}")
+    mulligans = sc.options.get("mulligans", "keep")
+    if mulligans not in ("keep", "ask"):
+        raise ScenarioFailed(f"options.mulligans: keep or ask, not {mulligans!r}")
+    if mulligans == "ask" and sc.start is not None:
+        raise ScenarioFailed("options.mulligans: ask begins the game (103.5): no `start`")
     if (sc.team_life or sc.team_poison) and sc.start is None:
         raise ScenarioFailed("team_life/team_poison set up a position: give `start`")
     session = GameSession(open_store(":memory:"), f"scenario:{sc.name}")
@@ -121,7 +126,7 @@ def _setup(sc: Any) -> Run:
             deploy_creatures=opts.get("deploy_creatures"),
             shared_team_turns=opts.get("shared_team_turns"),
             team_life=dict(sc.team_life), team_poison=dict(sc.team_poison),
-            markers=dict(sc.turn_markers), face_down=face_down)
+            markers=dict(sc.turn_markers), face_down=face_down, order_triggers=True)
     else:
         for p in sc.players:
             for zone in ("battlefield", "hand", "graveyard", "exile", "command"):
@@ -137,7 +142,8 @@ def _setup(sc: Any) -> Run:
             starting_life=opts.get("starting_life"), attack=opts.get("attack"),
             range_of_influence=opts.get("range_of_influence"),
             deploy_creatures=opts.get("deploy_creatures"),
-            shared_team_turns=opts.get("shared_team_turns"))
+            shared_team_turns=opts.get("shared_team_turns"), mulligans=mulligans == "ask",
+            order_triggers=True)
     run = Run(session, names)
     session.on_events.append(run.log.extend)
     try:

@@ -79,7 +79,8 @@ class GatewayClient:
         """Create the game as an organiser (`start.seed` is the client's seed)."""
         body = {"game_id": start.game_id, "variant": start.variant, "seed": start.seed,
                 "players": [p.model_dump(mode="json") for p in start.players],
-                "random_seating": start.random_seating}
+                "random_seating": start.random_seating, "random_start": start.random_start,
+                "mulligans": start.mulligans, "order_triggers": start.order_triggers}
         return dict(await self.call("POST", f"/games?wait={wait}",
                                     await self.staff("organiser"), json=body))
 

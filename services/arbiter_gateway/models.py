@@ -65,6 +65,11 @@ class CreateGame(_Body):
     range_of_influence: int | None = Field(default=None, ge=1, le=100)
     deploy_creatures: bool | None = None
     shared_team_turns: bool | None = None
+    #: 103.1: the starting player chosen with the game's seed (recorded in an event)
+    random_start: bool = True
+    #: 103.5: the London mulligan; 603.3b: players order their simultaneous triggers
+    mulligans: bool = True
+    order_triggers: bool = True
     #: player name -> deck list text (docs/decks.md), checked with the variant's rules
     deck_lists: dict[str, Annotated[str, Field(max_length=MAX_DECK_LIST)]] = Field(
         default_factory=dict, max_length=100)
@@ -74,7 +79,10 @@ class CreateGame(_Body):
         fields = self.model_dump(exclude={"game_id", "seed", "deck_lists"},
                                  exclude_unset=True)
         return StartGame.model_validate({**fields, "game_id": game_id, "seed": seed,
-                                         "random_seating": self.random_seating})
+                                         "random_seating": self.random_seating,
+                                         "random_start": self.random_start,
+                                         "mulligans": self.mulligans,
+                                         "order_triggers": self.order_triggers})
 
 
 class Join(_Body):

@@ -24,7 +24,7 @@ async def play_cli(gateway: str, players: int, seed: int, variant: str,
     then lets the stored log be re-decided serially."""
     from arbiter_core.kernel.hashing import state_hash
     gid = game_id or f"{variant}-{players}p-seed{seed}-{int(time.time())}"
-    start = start_command(gid, players, seed, variant)
+    start = start_command(gid, players, seed, variant, start_rules=True)  # as `arbiter play`
     async with httpx.AsyncClient(base_url=gateway, timeout=60) as http:
         client = GatewayClient(http, logins)
         if several_markers(variant, players):

@@ -23,7 +23,7 @@ from pydantic import BaseModel
 from arbiter_core.kernel.commands import Command, PlayerSetup, RunEngineWork, StartGame
 from arbiter_core.kernel.decide import decide
 from arbiter_core.kernel.evolve import apply, empty_state
-from arbiter_core.kernel.hashing import canonical, state_hash
+from arbiter_core.kernel.hashing import HASHED_WHEN_SET, canonical, state_hash
 from arbiter_core.kernel.shell_loop import owed_marker
 from arbiter_core.kernel.state import GameState
 from arbiter_runtime import snapshots
@@ -53,9 +53,18 @@ def plain(value: Any) -> Any:
     return value
 
 
+def _added_later_and_unset(state: GameState, f: dataclasses.Field[Any]) -> bool:
+    """A field added after games were stored, at its default: not in the hash or the
+    canonical view (`hashing.HASHED_WHEN_SET`), so old states keep theirs."""
+    return f.name in HASHED_WHEN_SET and getattr(state, f.name) == f.default
+
+
 def reference_canonical(state: GameState) -> dict[str, Any]:
     data: dict[str, Any] = plain(state)
     data["zones"] = {k: v for k, v in data["zones"].items() if v}
+    for f in dataclasses.fields(state):
+        if _added_later_and_unset(state, f):
+            del data[f.name]
     return data
 
 
@@ -73,6 +82,8 @@ def text(value: Any) -> str:
 def reference_hash(state: GameState) -> str:
     h = hashlib.sha256()
     for f in dataclasses.fields(state):
+        if _added_later_and_unset(state, f):
+            continue
         value = getattr(state, f.name)
         if f.name == "zones":
             value = {k: v for k, v in value.items() if v}

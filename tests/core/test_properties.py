@@ -313,6 +313,7 @@ def _start(session: GameSession, variant: str, players: int, seed: int) -> Playo
     play = Playout(session.game_id, session, seed)
     play.execute(StartGame(
         game_id=session.game_id, variant=name, seed=seed, random_seating=True,
+        random_start=True, mulligans=True, order_triggers=True,  # as `arbiter play`
         range_of_influence=int(options["range"]) if "range" in options else None,
         attack=options.get("attack"),
         players=[PlayerSetup(name=n, team=teams[i], deck=deck_for_seat(i))

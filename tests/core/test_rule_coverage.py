@@ -1,5 +1,6 @@
-"""Every multiplayer rule (CR 800-811) is proven by a scenario in tests/scenarios/, and
-every deck construction rule of 100.2 by a scenario or a deck-check case (tests/decks/:
+"""Every multiplayer rule (CR 800-811) and every rule of starting the game (103) is
+proven by a scenario in tests/scenarios/, and every deck construction rule of 100.2 by
+a scenario or a deck-check case (tests/decks/:
 a rule counts when a legal case and an illegal case cite it and the illegal one expects
 a violation of it).
 
@@ -31,8 +32,9 @@ ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "tests" / "scenarios"
 COVERAGE_DOC = ROOT / "docs" / "rule-coverage.md"
 SECTIONS = [str(n) for n in range(800, 812)]
-#: rules and their subrules ("100.2": 100.2, 100.2a-d), covered like a section's
-RULE_GROUPS = ["100.2"]
+#: rules and their subrules ("100.2": 100.2, 100.2a-d), covered like a section's; "103"
+#: is the whole section (starting the game)
+RULE_GROUPS = ["100.2", "103"]
 
 NOT_APPLICABLE = "not applicable"
 NOT_IMPLEMENTED = "not yet implemented"

@@ -32,8 +32,11 @@ async def staff(http: httpx.AsyncClient, logins: StaffLogins = LOGINS) -> tuple[
 def create_body(game_id: str, players: int = 2, seed: int = 3, deck_size: int | None = 12,
                 variant: str = "free_for_all") -> dict[str, Any]:
     start = start_command(game_id, players, seed, variant, deck_size=deck_size)
+    # these tests drive the first seat's priority: no random start, mulligans or
+    # trigger ordering (the gateway's defaults, tested in test_gateway_start.py)
     return {"game_id": game_id, "variant": start.variant, "seed": start.seed,
-            "players": [p.model_dump(mode="json") for p in start.players]}
+            "players": [p.model_dump(mode="json") for p in start.players],
+            "random_start": False, "mulligans": False, "order_triggers": False}
 
 
 async def new_game(http: httpx.AsyncClient, game_id: str, seed: int = 3,

@@ -19,7 +19,7 @@ from .harness import System, reference_hash
 def test_run_in_process_is_the_embedded_default() -> None:
     with open_store(":memory:") as a, open_store(":memory:") as b:
         play_bot_game(a, "g", 2, 5)
-        run_in_process(b, start_command("g", 2, 5))
+        run_in_process(b, start_command("g", 2, 5, start_rules=True))  # as `arbiter play`
         assert log_hash(a.read_stream("g")) == log_hash(b.read_stream("g"))
 
 

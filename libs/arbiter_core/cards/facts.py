@@ -3,7 +3,7 @@
 
 Source: MTGJSON v5 set files (meta.version 5.2.0+20220425, date 2022-04-25) as committed in
     github.com/AUTRE04216/jsonSets (commit ca38aa761f36c5ac61bebfb6a6f37b6980c487de, one
-    <SET>.json per set at repo root). Also 30 cards listed in tools/extra_cards.txt,
+    <SET>.json per set at repo root). Also 32 cards listed in tools/extra_cards.txt,
     from MTGJSON v5.2.0+20220425 set files from
     github.com/AUTRE04216/jsonSets@ca38aa761f36c5ac61bebfb6a6f37b6980c487de (CMR.json
     missing)
@@ -1947,6 +1947,40 @@ FACTS: dict[str, CardFacts] = {
             "cost if it's a creature card.)"
         ),
         keywords=("Manifest",),
+    ),
+    "Leyline of Sanctity": CardFacts(
+        name="Leyline of Sanctity",
+        mana_cost="{2}{W}{W}",
+        colors=("W",),
+        supertypes=(),
+        types=("Enchantment",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "If Leyline of Sanctity is in your opening hand, you may begin the "
+            "game with it on the battlefield.\n"
+            "You have hexproof. (You can't be the target of spells or abilities "
+            "your opponents control.)"
+        ),
+        keywords=(),
+    ),
+    "Chancellor of the Dross": CardFacts(
+        name="Chancellor of the Dross",
+        mana_cost="{4}{B}{B}{B}",
+        colors=("B",),
+        supertypes=(),
+        types=("Creature",),
+        subtypes=("Phyrexian", "Vampire"),
+        power=6,
+        toughness=6,
+        oracle_text=(
+            "You may reveal this card from your opening hand. If you do, at the "
+            "beginning of the first upkeep, each opponent loses 3 life, then you "
+            "gain life equal to the life lost this way.\n"
+            "Flying, lifelink"
+        ),
+        keywords=("Flying", "Lifelink"),
     ),
 }
 # fmt: on

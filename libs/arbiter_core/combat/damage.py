@@ -63,19 +63,26 @@ def _on_battlefield(s: GameState, ids: list[int]) -> list[int]:
 
 
 def _live_blockers(s: GameState, m: Marker, attacker: int) -> list[int]:
+    """The creatures blocking `attacker` that are still there and in combat (506.4)."""
     assert m.combat is not None
-    return _on_battlefield(s, m.combat.blockers_of(attacker))
+    removed = m.combat.removed
+    return [b for b in _on_battlefield(s, m.combat.blockers_of(attacker)) if b not in removed]
 
 
 def _live_blocked(s: GameState, m: Marker, blocker: int) -> list[int]:
-    """The attacking creatures `blocker` blocks that are still there (510.1d)."""
+    """The attacking creatures `blocker` blocks that are still there (510.1d) and still
+    attacking (506.4)."""
     assert m.combat is not None
-    return _on_battlefield(s, list(dict.fromkeys(a for b, a in m.combat.blocks if b == blocker)))
+    attacking = set(m.combat.attacker_ids())
+    return [a for a in _on_battlefield(s, list(dict.fromkeys(
+        a for b, a in m.combat.blocks if b == blocker))) if a in attacking]
 
 
 def _blocker_ids(m: Marker) -> list[int]:
+    """The blocking creatures still in combat (506.4)."""
     assert m.combat is not None
-    return list(dict.fromkeys(b for b, _ in m.combat.blocks))
+    return [b for b in dict.fromkeys(b for b, _ in m.combat.blocks)
+            if b not in m.combat.removed]
 
 
 def _side(s: GameState, player: str) -> str:

@@ -8,15 +8,21 @@ StartGame: seats (random when asked, recorded in the event, 103.1; teams seated 
 808.2/809.2/810.3, or apart in Alternating Teams, 811.3), starting life (103.4, 810.4,
 810.11), libraries shuffled with the outcome in the event (103.3), opening hands of seven
 (103.5), the first turn with the draw skipped where 103.8 says so.
-Mulligans are not offered yet (they come with the casual-variants issue).
+With `random_start` the starting player is chosen with the game's seed and recorded
+(`StartingPlayerChosen`, 103.1); without it the first seat starts (the scenarios' rule).
+With `mulligans` the London mulligan follows the opening hands (`game.mulligan`, 103.5);
+without it they are kept. Both are off in games stored before they existed.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from typing import Literal
 
 from arbiter_core.cards import get_card
 from arbiter_core.cards.fingerprint import card_data_hash
+from arbiter_core.game import mulligan
+from arbiter_core.game.first_turn import begin_first_turn
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.commands import SetUpPosition, StartGame
 from arbiter_core.kernel.decide import handles
@@ -30,6 +36,7 @@ from arbiter_core.kernel.txn import Txn
 from arbiter_core.kernel.version import ENGINE_VERSION
 from arbiter_core.multiplayer import influence
 from arbiter_core.multiplayer.seating import team_seats
+from arbiter_core.stack import trigger_order
 from arbiter_core.turns.draw import draw
 from arbiter_core.variants.base import Variant, get_variant
 
@@ -90,6 +97,8 @@ def _started(t: Txn, v: Variant, game_id: str, seed: int, seats: list[str],
         emperors=v.emperors(seats, teams), grand_melee=v.grand_melee,
         engine_version=ENGINE_VERSION, rules_edition=CR_EDITION,
         card_data_hash=card_data_hash(), rule="103.1"))
+    if cmd.order_triggers:
+        t.emit(trigger_order.PlayersOrderTriggers(rule="603.3b"))
 
 
 @handles(StartGame, starts_game=True)
@@ -118,19 +127,37 @@ def start_game(t: Txn, cmd: StartGame) -> None:
         t.emit(ev.LibraryShuffled(player=name, rule="103.3",
                                   order=t.rng.shuffled(t.s.zone(name, "library"))))
     for name in seats:
-        for _ in range(7):
+        for _ in range(v.starting_hand_size(t.s, name)):
             draw(t, name, "103.5")
-    first_player = v.first_player(seats, teams)
+    order = seats
+    if cmd.random_start:  # 103.1: the starting player (or team) chosen at random
+        chosen = t.rng.choice(seats)
+        t.emit(StartingPlayerChosen(player=chosen, rule="103.1"))
+        i = seats.index(chosen)
+        order = seats[i:] + seats[:i]
+    first_player = v.first_player(order, teams)
     if t.s.shared_team_turns:
         # CR 805.3, 103.1a: a starting team; its turns go through its primary player (805.2).
         first_player = team_seats(seats, teams, first_player)[0]
-    v.place_markers(t, seats, first_player, 1, Step.UNTAP.value, {},
-                    v.first_player_skips_draw(len(seats)), "103.8")
+    if cmd.mulligans:
+        mulligan.begin(t, first_player)
+    else:  # the hands are kept: the opening-hand actions, then the first turn
+        begin_first_turn(t, first_player)
+
+
+class StartingPlayerChosen(ev.EventBase):
+    """The starting player, chosen at random with the game's seed (103.1): the variant's
+    rule picks within that player's team (808.4, 809.4) and a shared-turns team plays
+    through its primary player (805.2)."""
+
+    type: Literal["StartingPlayerChosen"] = "StartingPlayerChosen"
+    player: str
 
 
 @handles(SetUpPosition, starts_game=True)
 def set_up_position(t: Txn, cmd: SetUpPosition) -> None:
-    """A judge's position: zones exactly as given, nothing shuffled or drawn."""
+    """A judge's position: zones exactly as given, nothing shuffled or drawn; at turn 1
+    the starting player (team) skips its first draw as 103.8a-b say."""
     v = get_variant(cmd.variant)
     names = [p.name for p in cmd.players]
     _check_names(names)
@@ -147,7 +174,9 @@ def set_up_position(t: Txn, cmd: SetUpPosition) -> None:
     active = cmd.active
     if t.s.shared_team_turns:  # 805.4a: the active team, through its primary player (805.2)
         active = team_seats(names, teams, active)[0]
-    v.place_markers(t, names, active, cmd.turn, step.value, dict(cmd.markers), False,
+    # Turn 1 of a position is the game's first turn: 103.8 applies to it.
+    skip_draw = cmd.turn == 1 and v.first_player_skips_draw(len(names))
+    v.place_markers(t, names, active, cmd.turn, step.value, dict(cmd.markers), skip_draw,
                     "500.1")
 
 
@@ -239,6 +268,16 @@ def _cards_put(s: GameState, e: ev.CardsPut) -> None:
 def _explain_game_started(before: GameState, e: ev.GameStarted, name: Namer) -> str:
     return (f"{e.variant} game starts: seats {', '.join(e.seats)}, life "
             f"{', '.join(f'{p} {n}' for p, n in e.life.items())}")
+
+
+@applies(StartingPlayerChosen)
+def _starting_player_chosen(s: GameState, e: StartingPlayerChosen) -> None:
+    """A record: the markers placed next carry the choice."""
+
+
+@explains(StartingPlayerChosen)
+def _explain_starting_player(before: GameState, e: StartingPlayerChosen, name: Namer) -> str:
+    return f"{e.player} is chosen at random to start (or their team)"
 
 
 @explains(ev.CardsPut)

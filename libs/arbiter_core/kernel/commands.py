@@ -41,6 +41,13 @@ class StartGame(_Command):
     range_of_influence: int | None = Field(default=None, ge=1)
     deploy_creatures: bool | None = None
     shared_team_turns: bool | None = None
+    #: 103.1: the starting player chosen at random with the game's seed and recorded
+    #: (`StartingPlayerChosen`); without it the first seat starts (scenarios, old games)
+    random_start: bool = False
+    #: 103.5: the London mulligan is offered; without it the opening hands are kept
+    mulligans: bool = False
+    #: 603.3b: players order their simultaneous triggers (else the engine's order)
+    order_triggers: bool = False
 
 
 class PositionPlayer(BaseModel):
@@ -88,6 +95,7 @@ class SetUpPosition(_Command):
     markers: dict[int, str] = Field(default_factory=dict)  # Grand Melee: number -> holder
     # permanents set up face down (708.2a), as (player, battlefield index)
     face_down: list[tuple[str, int]] = Field(default_factory=list)
+    order_triggers: bool = False  # 603.3b, as in StartGame
 
 
 class RunEngineWork(_Command):

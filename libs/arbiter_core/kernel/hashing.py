@@ -130,6 +130,9 @@ def canonical(state: GameState) -> dict[str, Any]:
     """The state as plain JSON data, zones with no cards dropped."""
     data: dict[str, Any] = _plain(state)
     data["zones"] = {k: v for k, v in data["zones"].items() if v}
+    for f in dataclasses.fields(state):
+        if f.name in HASHED_WHEN_SET and data.get(f.name) == f.default:
+            del data[f.name]  # as the state was before the field existed
     return data
 
 
@@ -183,6 +186,10 @@ def _entries(value: dict[Any, Any]) -> list[tuple[object, object, str, str]]:
     return out
 
 
+#: GameState fields added after games were stored: hashed only when not at the default
+HASHED_WHEN_SET = frozenset({"order_triggers"})
+
+
 def state_hash(state: GameState) -> str:
     """SHA-256 over a canonical text of the state.
 
@@ -195,6 +202,8 @@ def state_hash(state: GameState) -> str:
     h = hashlib.sha256()
     for f in dataclasses.fields(state):
         value = getattr(state, f.name)
+        if f.name in HASHED_WHEN_SET and value == f.default:
+            continue  # a field added later: the states before it keep their hash
         if f.name == "zones":  # an empty zone list is the same as no list (GameState.zone)
             value = {k: v for k, v in value.items() if v}
         h.update(f.name.encode())

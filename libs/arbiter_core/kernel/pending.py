@@ -54,6 +54,10 @@ DecisionKind = Literal[
     "you_may",  # 603.5, 608.2d: an optional ("you may") effect: choices "yes" / "no"
     "choose_copy",  # 707.5: the creature (options) a Clone enters as a copy of, or none
     "choose_targets",  # 603.3d: a trigger's targets: objects (options), players (choices)
+    "mulligan",  # 103.5: keep the hand or take a mulligan: choices "keep" / "mulligan"
+    "mulligan_bottom",  # 103.5: the cards (options) put on the bottom after a mulligan
+    "order_triggers",  # 603.3b: the order of a player's waiting triggers (options: indexes)
+    "opening_hand",  # 103.6: the opening-hand cards (options) a player takes actions with
 ]
 
 

@@ -73,6 +73,8 @@ class Obj:
         return 0
 
 
+@shown_when_set("mulligans", "kept", "declared_mulligan", "to_bottom", "opening_done",
+                "revealed")
 @dataclass(frozen=True, slots=True)
 class Player:
     """A player (CR 102). `left` means left the game (CR 800.4a); `lost`/`won`/`drew`
@@ -91,6 +93,14 @@ class Player:
     drew_from_empty: bool = False  # 704.5b
     max_hand_size: int = 7  # 402.2
     hand_left_with: int = 0  # cards in hand as they left the game (800.4i)
+    # the London mulligan (103.5, game/mulligan.py): mulligans taken, the hand kept, a
+    # mulligan declared this round, cards still to put on the bottom
+    mulligans: int = field(default=0, repr=False)
+    kept: bool = field(default=False, repr=False)
+    declared_mulligan: bool = field(default=False, repr=False)
+    to_bottom: int = field(default=0, repr=False)
+    opening_done: bool = field(default=False, repr=False)  # 103.6: actions taken or not
+    revealed: tuple[int, ...] = field(default=(), repr=False)  # 103.6b: cards (by number)
 
     @property
     def in_game(self) -> bool:
@@ -153,7 +163,7 @@ class Effect:
     amount: int = 0
 
 
-@shown_when_set("planeswalkers")
+@shown_when_set("planeswalkers", "removed")
 @dataclass(frozen=True, slots=True)
 class Combat:
     """Combat on one marker's turn (CR 506). `attacks` maps attacker -> defending player;
@@ -174,6 +184,9 @@ class Combat:
     # attacker -> the planeswalker it attacks (506.2, 508.1b); its controller is the
     # attacker's defending player in `attacks`
     planeswalkers: tuple[tuple[int, int], ...] = field(default=(), repr=False)
+    # creatures removed from combat (506.4): blockers here block no longer, though the
+    # creatures they blocked stay blocked (509.1h)
+    removed: tuple[int, ...] = field(default=(), repr=False)
 
     def attacker_ids(self) -> list[int]:
         return [a for a, _ in self.attacks]
@@ -212,7 +225,7 @@ class Marker:
     after_targets: str | None = field(default=None, repr=False)
 
 
-@shown_when_set("delayed")
+@shown_when_set("delayed", "ordered")
 @dataclass(frozen=True, slots=True)
 class Trigger:
     """A triggered ability waiting to be put on the stack (CR 603.2, 603.3); `delayed`
@@ -227,6 +240,7 @@ class Trigger:
     amount: int = 0  # how much life was lost, for "for each 1 life you lost"
     obj: int | None = None  # the object a trigger refers to ("that creature")
     delayed: Delayed | None = field(default=None, repr=False)
+    ordered: bool = field(default=False, repr=False)  # its controller chose its place (603.3b)
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,6 +301,10 @@ class GameState:
     # top of a stack, since the last optional action: (turn key, position, players
     # controlling the objects involved) - a repeat is a loop of mandatory actions (104.4b).
     loop_positions: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
+    # 603.3b: players order their simultaneous triggered abilities themselves (a
+    # decision); off in games stored before it existed (the engine's order: waiting
+    # order). Hashed only when set (hashing.HASHED_WHEN_SET).
+    order_triggers: bool = False
 
     def clone(self, share_zone_lists: bool = False) -> GameState:
         """A copy whose containers are its own. With `share_zone_lists` (a decision's
@@ -328,6 +346,7 @@ class GameState:
             started=self.started,
             game_over=self.game_over,
             loop_positions=self.loop_positions,
+            order_triggers=self.order_triggers,
         )
 
     # -------------------------------------------------------------- queries

@@ -6,7 +6,9 @@ The trigger is judged on the permanent as it last existed (603.10a: leaves-the-
 battlefield abilities look back in time; the intervening "if", 603.4); the ability
 refers to the card in the graveyard, and returns it only if it is still there (400.7).
 No -1/-1 counter is put on it if its owner controls Melira ("can't have -1/-1 counters
-put on them").
+put on them"). A Clone that died as a copy of a persist creature had persist as it left:
+its ability triggers and resolves with the abilities it had then (113.7a, 603.10a,
+`items.item_definition`), and the returning card may enter as a copy again (707.5).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from arbiter_core.effects import life
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.state import GameState, Marker, Obj, StackItem
 from arbiter_core.kernel.txn import Txn, watch
+from arbiter_core.layers import copies
 from arbiter_core.layers.characteristics import definition
 from arbiter_core.stack.items import Legal, Meaning, ability_effects, effect
 from arbiter_core.stack.triggers import marker_of_source
@@ -53,9 +56,12 @@ def _return_with_counter(t: Txn, m: Marker, item: StackItem, eff: ReturnWithCoun
     o = s.objects.get(item.that_obj) if item.that_obj is not None else None
     if o is None or o.zone != "graveyard" or s.players[o.owner].left:
         return False
+    if copies.ask_as_returned(t, m, item, o.id, index):
+        return True  # a Clone may enter as a copy again (707.5, a new object, 400.7)
     new_id = t.new_id()
     t.emit(ev.ObjectMoved(obj=o.id, new_id=new_id, to_zone="battlefield", to_player=o.owner,
                           controller=o.owner, rule="702.79a"))
+    copies.become(t, m, item, new_id)
     if not (eff.counter == "-1/-1" and life.no_minus_counters(t.s, o.owner)):
         t.emit(ev.CountersPut(obj=new_id, counters={eff.counter: 1}, rule="702.79a"))
     return False

@@ -29,7 +29,7 @@ from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import definition, is_creature
 from arbiter_core.layers.face_down import COPIED_FACE_DOWN
 from arbiter_core.stack.items import static_effect
-from arbiter_core.stack.resolve import BEFORE_ENTERING, ENTERED_AS, finish
+from arbiter_core.stack.resolve import BEFORE_ENTERING, ENTERED_AS, finish, resume
 
 
 def enters_as_copy(d: CardDefinition) -> bool:
@@ -62,6 +62,24 @@ def ask(t: Txn, m: Marker, item: StackItem) -> bool:
     return True
 
 
+def ask_as_returned(t: Txn, m: Marker, item: StackItem, card: int, index: int) -> bool:
+    """A card with this replacement effect that a resolving ability puts onto the
+    battlefield (persist's return, 702.79a) may enter as a copy too (707.5, 614.1c): its
+    controller is asked before it enters, and the ability's resolution pauses at effect
+    `index`. True while asked; once answered, `become` makes it the copy."""
+    s = t.s
+    if chosen(item)[0] or not enters_as_copy(definition(s.objects[card])):
+        return False
+    creatures = [oid for oid in s.battlefield if is_creature(s.objects[oid])]
+    if not creatures:
+        return False
+    t.emit(ev.ResolutionPaused(item=item.id, resume_at=index, rule="707.5"))
+    t.emit(ev.DecisionRequested(marker=m.number, kind="choose_copy", player=item.controller,
+                                options=creatures, count=1, min_count=0,
+                                stack_item=item.id, rule="707.5"))
+    return True
+
+
 def _answers(s: GameState, m: Marker, d: Decision) -> list[PlayerCommand]:
     """Each creature, or none (707.5)."""
     return [ChooseObjects(player=d.player, choices=c, marker=m.number)
@@ -71,7 +89,8 @@ def _answers(s: GameState, m: Marker, d: Decision) -> list[PlayerCommand]:
 @decision("choose_copy", ChooseObjects, _answers)
 def _answer(t: Txn, m: Marker, d: Decision, cmd: ChooseObjects) -> None:
     """The creature to copy (one of those offered) or none; then the spell finishes
-    resolving and enters (608.3a)."""
+    resolving and enters (608.3a), or the ability that returns the card goes on
+    resolving (702.79a)."""
     if cmd.players:
         raise RuleViolation("707.5", "choose a creature, not a player")
     picks = list(cmd.choices)
@@ -80,7 +99,11 @@ def _answer(t: Txn, m: Marker, d: Decision, cmd: ChooseObjects) -> None:
     assert d.stack_item is not None
     t.emit(ev.CopyChosen(item=d.stack_item, player=d.player, of=picks[0] if picks else None,
                          rule="707.5"))
-    finish(t, t.s.markers[m.number], t.s.stack_items[d.stack_item], [])
+    item = t.s.stack_items[d.stack_item]
+    if item.kind == "spell":
+        finish(t, t.s.markers[m.number], item, [])
+    else:
+        resume(t, t.s.markers[m.number], item)
 
 
 def become(t: Txn, m: Marker, item: StackItem, new_id: int) -> bool:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from arbiter_core.cards import get_card
+from arbiter_core.cards import POOL, get_card
 from arbiter_core.cards.model import (
     Ability,
     ActivatedAbility,
@@ -89,11 +89,18 @@ def run(t: Txn, m: Marker, item: StackItem, eff: Effect, legal: Legal, index: in
 
 
 def item_definition(t: Txn, item: StackItem) -> CardDefinition:
+    """The definition whose abilities the item has. An ability exists apart from its
+    source (113.7a): a triggered ability whose source is now an object with another
+    name (a Clone that died as a copy of a persist creature and is the Clone card in
+    the graveyard, 400.7) uses the source as it last existed (603.10a, 707.5): the card
+    it was named as when it triggered."""
     if item.obj is not None:
         return definition(t.s.objects[item.obj])
-    if item.source is not None and item.source in t.s.objects:
-        return definition(t.s.objects[item.source])
-    return get_card(item.source_name)  # abilities exist apart from their source (113.7a)
+    o = t.s.objects.get(item.source) if item.source is not None else None
+    if o is not None and not (item.kind == "triggered" and o.name != item.source_name
+                              and item.source_name in POOL):
+        return definition(o)
+    return get_card(item.source_name)
 
 
 def _ability_key(ab: Ability) -> object:

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from arbiter_core.cards.model import TargetSpec
+from arbiter_core.cards.model import StaticAbility, TargetSpec, YouHaveHexproof
 from arbiter_core.kernel.errors import RuleViolation
 from arbiter_core.kernel.refs import ObjectRef, PlayerRef, Ref, object_ref, player_ref
 from arbiter_core.kernel.state import GameState
-from arbiter_core.layers.characteristics import colors, is_creature, is_type
+from arbiter_core.layers.characteristics import colors, definition, is_creature, is_type
 from arbiter_core.multiplayer.influence import near, object_in_range, player_in_range
 from arbiter_core.multiplayer.seating import opponents
 
@@ -36,7 +36,16 @@ def _player_legal(s: GameState, spec: TargetSpec, controller: str, name: str,
             and (spec.kind in PLAYER_KINDS
                  or (spec.kind == "opponent"
                      and name in (opponents(s, controller) if opps is None else opps)))
-            and player_in_range(s, controller, name))
+            and player_in_range(s, controller, name)
+            and not (has_hexproof(s, name) and controller in opponents(s, name)))
+
+
+def has_hexproof(s: GameState, player: str) -> bool:
+    """CR 702.11d: a player with hexproof ("You have hexproof": Leyline of Sanctity)
+    can't be the target of spells or abilities their opponents control."""
+    return any(isinstance(e, YouHaveHexproof) for o in s.permanents(player)
+               for ab in definition(o).abilities if isinstance(ab, StaticAbility)
+               for e in ab.effects)
 
 
 def _object_legal(s: GameState, spec: TargetSpec, controller: str, oid: int,

@@ -48,6 +48,7 @@ from arbiter_core.kernel.state import (
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import definition
 from arbiter_core.multiplayer.seating import apnap_order
+from arbiter_core.stack import trigger_order
 from arbiter_core.stack.items import item_definition, objects_of, players_of
 from arbiter_core.stack.priority import queue_priority
 from arbiter_core.stack.targets import candidates
@@ -86,14 +87,18 @@ def _put_triggers_work(t: Txn, m: Marker, w: Work) -> None:
         queue_priority(t, m.number, then)
 
 
+@trigger_order.PUT_TRIGGERS.fill
 def put_triggers(t: Txn, marker: int, then_priority: str | None = None) -> bool:
     """CR 603.3b: each player in APNAP order puts their waiting triggers on the stack;
     with shared team turns, the active team's players first, then each other team's
-    (805.7). Each one's targets are chosen as it is put there (603.3d,
-    `trigger_targets`); True while a player is choosing them (the rest wait)."""
+    (805.7), in the order they choose (`trigger_order`). Each one's targets are chosen
+    as it is put there (603.3d, `trigger_targets`); True while a player is choosing (the
+    rest wait)."""
     s = t.s
     holder = s.markers[marker].holder
     for player in apnap_order(s, holder):
+        if trigger_order.ask(t, marker, player, then_priority):
+            return True
         while True:
             idx = next((i for i, tr in enumerate(t.s.triggers)
                         if tr.controller == player and tr.marker == marker), None)

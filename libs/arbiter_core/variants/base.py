@@ -101,6 +101,16 @@ class Variant:
         103.8c: in other multiplayer games nobody does."""
         return n_players == 2
 
+    def starting_hand_size(self, s: GameState, player: str) -> int:
+        """CR 103.5: seven cards; Vanguard overrides it with each vanguard's hand
+        modifier (103.5a)."""
+        return 7
+
+    def free_first_mulligan(self, s: GameState) -> bool:
+        """CR 103.5c: in a multiplayer game (and in any Brawl game: a variant or option
+        overrides this) the first mulligan a player takes doesn't count."""
+        return len(s.seats) > 2
+
     def team_life(self, heads: int) -> int:
         return self.starting_life
 

@@ -41,6 +41,7 @@ from arbiter_core.cards.model.base import (
 from arbiter_core.cards.model.counters_life import (
     AllCreaturesHaveKeyword,
     AttackIfAble,
+    BeginOnBattlefield,
     CantGetPoison,
     ChooseOpponentAsEnters,
     DestroyUnlessAttacked,
@@ -63,9 +64,11 @@ from arbiter_core.cards.model.counters_life import (
     RedistributeLifeTotals,
     RemoveCounterFromSelf,
     ReturnWithCounter,
+    RevealForFirstUpkeepDrain,
     RevealOpponentChooses,
     SacrificeUnlessPayLife,
     SetLifeTotal,
+    YouHaveHexproof,
 )
 from arbiter_core.cards.model.effects import (
     AddMana,
@@ -116,6 +119,7 @@ __all__ = [
     "Attach",
     "AttackIfAble",
     "BecomeCreature",
+    "BeginOnBattlefield",
     "CantAttackOrBlock",
     "CantAttackYouIfChosenColorWithoutFlying",
     "CantGetPoison",
@@ -179,6 +183,7 @@ __all__ = [
     "RemoveCounterFromSelf",
     "ReturnToHand",
     "ReturnWithCounter",
+    "RevealForFirstUpkeepDrain",
     "RevealOpponentChooses",
     "SacrificeUnlessPayLife",
     "SearchOntoBattlefield",
@@ -194,4 +199,5 @@ __all__ = [
     "TriggeredAbility",
     "Untap",
     "WinGame",
+    "YouHaveHexproof",
 ]

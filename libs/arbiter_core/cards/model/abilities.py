@@ -16,6 +16,7 @@ from arbiter_core.cards.model.base import (
 from arbiter_core.cards.model.counters_life import (
     AllCreaturesHaveKeyword,
     AttackIfAble,
+    BeginOnBattlefield,
     CantGetPoison,
     ChooseOpponentAsEnters,
     DestroyUnlessAttacked,
@@ -38,9 +39,11 @@ from arbiter_core.cards.model.counters_life import (
     RedistributeLifeTotals,
     RemoveCounterFromSelf,
     ReturnWithCounter,
+    RevealForFirstUpkeepDrain,
     RevealOpponentChooses,
     SacrificeUnlessPayLife,
     SetLifeTotal,
+    YouHaveHexproof,
 )
 from arbiter_core.cards.model.effects import (
     AddMana,
@@ -81,6 +84,9 @@ from arbiter_core.cards.model.effects import (
 
 Effect = (
     DealDamage
+    | BeginOnBattlefield
+    | RevealForFirstUpkeepDrain
+    | YouHaveHexproof
     | Destroy
     | CounterTarget
     | ModifyPowerToughness

@@ -217,6 +217,30 @@ class LoseLife(DataModel):
 # ---------------------------------------------------------------- other statics and actions
 
 
+class BeginOnBattlefield(DataModel):
+    """"If ~ is in your opening hand, you may begin the game with it on the
+    battlefield." An opening-hand action (CR 103.6a; Leyline of Sanctity)."""
+
+    kind: Literal["begin_on_battlefield"] = "begin_on_battlefield"
+
+
+class RevealForFirstUpkeepDrain(DataModel):
+    """"You may reveal this card from your opening hand. If you do, at the beginning of
+    the first upkeep, each opponent loses N life, then you gain life equal to the life
+    lost this way." An opening-hand action (CR 103.6b; Chancellor of the Dross)."""
+
+    kind: Literal["reveal_first_upkeep_drain"] = "reveal_first_upkeep_drain"
+    amount: int = 3
+
+
+class YouHaveHexproof(DataModel):
+    """Static: "You have hexproof." - you can't be the target of spells or abilities
+    your opponents control (CR 702.11d; Leyline of Sanctity)."""
+
+    kind: Literal["you_have_hexproof"] = "you_have_hexproof"
+    reminder: bool = False
+
+
 class AllCreaturesHaveKeyword(DataModel):
     """Static: all creatures have the keyword, layer 6 (CR 613.1f; Concordant
     Crossroads)."""
