@@ -25,6 +25,8 @@ class PlayerSetup(BaseModel):
     name: str = Field(min_length=1, max_length=64)
     team: str | None = None
     deck: list[str] = Field(default_factory=list)
+    # Commander (903.6): the commander, set apart from `deck` (the rest of the deck)
+    commander: str | None = Field(default=None, max_length=200)
 
 
 class StartGame(_Command):
@@ -41,6 +43,8 @@ class StartGame(_Command):
     range_of_influence: int | None = Field(default=None, ge=1)
     deploy_creatures: bool | None = None
     shared_team_turns: bool | None = None
+    # the base variant of a supplementary one (Commander over Two-Headed Giant, 903.2)
+    base_variant: str | None = Field(default=None, max_length=64)
 
 
 class PositionPlayer(BaseModel):
@@ -53,6 +57,11 @@ class PositionPlayer(BaseModel):
         Literal["library", "hand", "battlefield", "graveyard", "exile", "command"],
         list[CardSetup],
     ] = Field(default_factory=dict)
+    # Commander: the card (by name) that is this player's commander, wherever it is set
+    # up (in the command zone if nowhere), and the combat damage this player has been
+    # dealt by each commander so far (903.10a)
+    commander: str | None = Field(default=None, max_length=200)
+    commander_damage_taken: dict[str, int] = Field(default_factory=dict)
 
 
 class Attachment(BaseModel):
@@ -86,6 +95,7 @@ class SetUpPosition(_Command):
     team_life: dict[str, int] = Field(default_factory=dict)
     team_poison: dict[str, int] = Field(default_factory=dict)
     markers: dict[int, str] = Field(default_factory=dict)  # Grand Melee: number -> holder
+    base_variant: str | None = Field(default=None, max_length=64)
 
 
 class RunEngineWork(_Command):

@@ -26,7 +26,7 @@ from typing import Any
 import msgspec
 from pydantic import BaseModel
 
-from arbiter_core.kernel.state import GameState
+from arbiter_core.kernel.state import HASHED_WHEN_SET, GameState
 
 # ------------------------------------------------------------------ canonical JSON view
 
@@ -130,6 +130,9 @@ def canonical(state: GameState) -> dict[str, Any]:
     """The state as plain JSON data, zones with no cards dropped."""
     data: dict[str, Any] = _plain(state)
     data["zones"] = {k: v for k, v in data["zones"].items() if v}
+    for name in HASHED_WHEN_SET:  # a variant's record, when the game has one
+        if data.get(name) is None:
+            data.pop(name, None)
     return data
 
 
@@ -197,6 +200,9 @@ def state_hash(state: GameState) -> str:
         value = getattr(state, f.name)
         if f.name == "zones":  # an empty zone list is the same as no list (GameState.zone)
             value = {k: v for k, v in value.items() if v}
+        elif value is None and f.name in HASHED_WHEN_SET:  # games before the field hash
+            continue  # as they did
+
         h.update(f.name.encode())
         h.update(_text(value).encode())
     return h.hexdigest()

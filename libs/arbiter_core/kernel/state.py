@@ -30,6 +30,7 @@ from arbiter_core.kernel.pending import Work as Work
 from arbiter_core.kernel.pending import WorkKind as WorkKind
 from arbiter_core.kernel.records import shown_when_set
 from arbiter_core.kernel.refs import Ref
+from arbiter_core.kernel.variant_state import CommanderState as CommanderState
 
 
 @shown_when_set("printed")
@@ -281,6 +282,11 @@ class GameState:
     # top of a stack, since the last optional action: (turn key, position, players
     # controlling the objects involved) - a repeat is a loop of mandatory actions (104.4b).
     loop_positions: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
+    # A supplementary variant over its base (variants.base.compose): (its name, the
+    # base's); and the Commander variant's record (903). Both None in other games, and
+    # then left out of the state hash (HASHED_WHEN_SET).
+    composed: tuple[str, str] | None = None
+    commander: CommanderState | None = None
 
     def clone(self, share_zone_lists: bool = False) -> GameState:
         """A copy whose containers are its own. With `share_zone_lists` (a decision's
@@ -322,6 +328,8 @@ class GameState:
             started=self.started,
             game_over=self.game_over,
             loop_positions=self.loop_positions,
+            composed=self.composed,
+            commander=self.commander,
         )
 
     # -------------------------------------------------------------- queries
@@ -361,6 +369,10 @@ class GameState:
         if controller is None:
             return [self.objects[i] for i in self.battlefield]
         return list(fact(self, "by controller", permanents_by_controller).get(controller, ()))
+
+
+#: GameState fields hashed (and in the canonical view) only when not None
+HASHED_WHEN_SET = frozenset({"composed", "commander"})
 
 
 def _battlefield(s: GameState) -> tuple[Obj, ...]:
