@@ -40,3 +40,25 @@ DECKS: dict[str, list[str]] = {
 def deck_for_seat(i: int) -> list[str]:
     names = sorted(DECKS)
     return list(DECKS[names[i % len(names)]])
+
+
+#: Commander decks for bot games (903.5): a commander, one each of the pool's cards in
+#: its color identity, basic lands to 100 cards in all. Brawl's are 60 (903.12d).
+COMMANDERS: dict[str, tuple[str, tuple[str, ...], str]] = {
+    "white": ("Isamaru, Hound of Konda", (
+        "Savannah Lions", "Youthful Knight", "Fencing Ace", "Serra Angel", "Pacifism",
+        "Holy Strength", "Glorious Anthem", "Disenchant", "Ornithopter", "Bonesplitter",
+        "Sol Ring"), "Plains"),
+    "red": ("Krenko, Mob Boss", (
+        "Raging Goblin", "Hill Giant", "Shivan Dragon", "Shock", "Lightning Bolt",
+        "Lava Axe", "Fireball", "Flame Rift", "Wall of Stone", "Bonesplitter", "Sol Ring",
+        "Ornithopter"), "Mountain"),
+}
+
+
+def commander_deck_for_seat(i: int, size: int = 100) -> tuple[str, list[str]]:
+    """The seat's commander and the rest of its deck (`size` cards with the commander)."""
+    names = sorted(COMMANDERS)
+    commander, singles, basic = COMMANDERS[names[i % len(names)]]
+    deck = list(singles)
+    return commander, deck + [basic] * (size - 1 - len(deck))

@@ -59,6 +59,8 @@ class Variant:
     #: options that make the game another registered variant (903.12: Commander's
     #: `brawl` is Brawl), by option name
     option_variants: ClassVar[dict[str, str]] = {}
+    #: each deck has a commander (903.3), and its size (903.5a, 903.12d); 0: none
+    commander_deck: ClassVar[int] = 0
 
     # -------------------------------------------------------------- seating (103.1)
 

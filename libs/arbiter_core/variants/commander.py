@@ -65,6 +65,7 @@ class CommanderDamageTaken(ev.EventBase):
 class Commander(Supplement):
     name = "commander"
     option_variants = {"brawl": "brawl"}  # 903.12
+    commander_deck = 100  # 903.5a
     commander_life: int = 40  # 903.7
     combat_damage_rule: bool = True  # 704.6c
     brawl: bool = False
@@ -106,6 +107,7 @@ class Brawl(Commander):
     """903.12: 60-card decks, a planeswalker may lead one, 25 or 30 life, and no 704.6c."""
 
     name = "brawl"
+    commander_deck = 60  # 903.12d
     combat_damage_rule = False  # 903.12h
     brawl = True
 
