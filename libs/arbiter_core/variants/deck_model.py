@@ -145,6 +145,7 @@ class CheckResult:
     violations: tuple[Violation, ...]
     cards: int  # cards in the deck: the Commander and Deck sections (903.5a counts both)
     deck: tuple[str, ...] = field(default=())  # the Deck section by Oracle name, one a copy
+    commander: tuple[str, ...] = field(default=())  # the Commander section (903.3)
 
     @property
     def legal(self) -> bool:
