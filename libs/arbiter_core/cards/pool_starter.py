@@ -23,6 +23,7 @@ from arbiter_core.cards.model import (
     Mill,
     ModifyPowerToughness,
     PreventCombatDamage,
+    Proliferate,
     ReturnToHand,
     SpellAbility,
     StaticAbility,
@@ -75,6 +76,11 @@ STARTER: tuple[CardDefinition, ...] = (
         ),
     ),
     card("Isamaru, Hound of Konda"),
+    card(  # a commander of the reference pool (903): proliferate, 701.34
+        "Atraxa, Praetors' Voice", kw("flying"), kw("vigilance"), kw("deathtouch"),
+        kw("lifelink"),
+        TriggeredAbility(event="your_end_step", effects=(Proliferate(),)),
+    ),
     card(
         "Krenko, Mob Boss",
         ActivatedAbility(

@@ -222,6 +222,7 @@ TriggerEvent = Literal[
     "deals_damage_to_player",  # "Whenever ~ deals damage to a player"
     "dealt_combat_damage",  # "Whenever ~ is dealt combat damage"
     "opponent_casts_spell",  # "Whenever an opponent casts a spell"
+    "your_end_step",  # "At the beginning of your end step" (Atraxa, Praetors' Voice)
 ]
 
 
