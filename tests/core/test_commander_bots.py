@@ -4,18 +4,29 @@ and one game ends by 704.6c. The games are tools/same_events.py's (digests commi
 
 from __future__ import annotations
 
+import importlib.util
 import json
-import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tools"))
-
-from same_events import Game, game_events  # noqa: E402
 
 
-def _events(game: Game) -> list[dict[str, object]]:
-    return [json.loads(line) for line in game_events(game)]
+def _tool() -> Any:
+    spec = importlib.util.spec_from_file_location("same_events",
+                                                  ROOT / "tools" / "same_events.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+SAME = _tool()
+Game = SAME.Game
+
+
+def _events(game: Any) -> list[dict[str, object]]:
+    return [json.loads(line) for line in SAME.game_events(game)]
 
 
 def test_the_seeded_commander_games_show_each_rule() -> None:

@@ -24,6 +24,7 @@ from arbiter_core.cards.model import (
     ModifyPowerToughness,
     PreventCombatDamage,
     Proliferate,
+    PutOntoBattlefieldAttacking,
     ReturnToHand,
     SpellAbility,
     StaticAbility,
@@ -76,6 +77,11 @@ STARTER: tuple[CardDefinition, ...] = (
         ),
     ),
     card("Isamaru, Hound of Konda"),
+    card(  # a commander of the reference pool (903): 508.4, combat/put_attacking.py
+        "Kaalia of the Vast", kw("flying"),
+        TriggeredAbility(event="attacks_opponent", optional=True, effects=(
+            PutOntoBattlefieldAttacking(subtypes=("Angel", "Demon", "Dragon")),)),
+    ),
     card(  # a commander of the reference pool (903): proliferate, 701.34
         "Atraxa, Praetors' Voice", kw("flying"), kw("vigilance"), kw("deathtouch"),
         kw("lifelink"),

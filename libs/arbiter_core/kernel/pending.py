@@ -54,6 +54,7 @@ DecisionKind = Literal[
     "you_may",  # 603.5, 608.2d: an optional ("you may") effect: choices "yes" / "no"
     "choose_copy",  # 707.5: the creature (options) a Clone enters as a copy of, or none
     "choose_targets",  # 603.3d: a trigger's targets: objects (options), players (choices)
+    "put_attacking",  # 508.4: a card (options) put onto the battlefield attacking, or none
     "commander_zone",  # 903.9a-b: a commander (options) to the command zone: "yes" / "no"
 ]
 

@@ -71,6 +71,7 @@ from arbiter_core.cards.model.effects import (
     NoLossForZeroLife,
     OpponentsCantWin,
     PreventCombatDamage,
+    PutOntoBattlefieldAttacking,
     ReturnToHand,
     SearchOntoBattlefield,
     ShuffleIntoLibrary,
@@ -123,6 +124,7 @@ Effect = (
     | RevealOpponentChooses
     | Proliferate
     | LifeCantChange
+    | PutOntoBattlefieldAttacking
     | SetLifeTotal
     | ExchangeLifeTotals
     | RedistributeLifeTotals
@@ -223,6 +225,7 @@ TriggerEvent = Literal[
     "dealt_combat_damage",  # "Whenever ~ is dealt combat damage"
     "opponent_casts_spell",  # "Whenever an opponent casts a spell"
     "your_end_step",  # "At the beginning of your end step" (Atraxa, Praetors' Voice)
+    "attacks_opponent",  # "Whenever ~ attacks an opponent" (Kaalia of the Vast)
 ]
 
 
