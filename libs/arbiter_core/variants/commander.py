@@ -189,3 +189,31 @@ def _explain_designated(before: GameState, e: CommanderDesignated, name: Namer) 
 @explains(CommanderDamageTaken)
 def _explain_damage(before: GameState, e: CommanderDamageTaken, name: Namer) -> str:
     return f"{e.player} has been dealt {e.amount} more combat damage by a commander"
+
+
+def scenario_keys(s: GameState) -> tuple[str, dict[str, object], dict[str, dict[str, object]],
+                                         list[str]]:
+    """What a scenario file says about a Commander game (`replay --as-scenario`): the
+    variant and its options, each player's `commander` and `commander_damage_taken`, and
+    what it cannot say (warnings)."""
+    c = s.commander
+    if c is None or s.composed is None:
+        return s.variant, {}, {}, []
+    supplement, base = s.composed
+    options: dict[str, object] = {"base": base}
+    if supplement == Brawl.name:
+        options["brawl"] = True
+    names = {o.card: o.printed or o.name for o in s.objects.values()}
+    players: dict[str, dict[str, object]] = {}
+    for card, owner in c.commanders:
+        if card in names:
+            players.setdefault(owner, {})["commander"] = names[card]
+    for player, card, total in c.damage:
+        if card in names:
+            taken = players.setdefault(player, {}).setdefault("commander_damage_taken", {})
+            assert isinstance(taken, dict)
+            taken[names[card]] = total
+    warnings = [f"{names.get(card, card)} was cast {n} time(s) from the command zone: the "
+                "commander tax is left out (a position starts with none)"
+                for card, n in c.casts if n]
+    return Commander.name, options, players, warnings
