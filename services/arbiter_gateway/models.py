@@ -63,6 +63,8 @@ class CreateGame(_Body):
     range_of_influence: int | None = Field(default=None, ge=1, le=100)
     deploy_creatures: bool | None = None
     shared_team_turns: bool | None = None
+    #: the base of a supplementary variant (Commander over Two-Headed Giant, 903.2)
+    base_variant: str | None = Field(default=None, min_length=1, max_length=64)
     #: player name -> deck list text (docs/decks.md), checked with the variant's rules
     deck_lists: dict[str, Annotated[str, Field(max_length=MAX_DECK_LIST)]] = Field(
         default_factory=dict, max_length=100)
