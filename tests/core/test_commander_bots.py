@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ def _tool() -> Any:
                                                   ROOT / "tools" / "same_events.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("same_events", module)
     spec.loader.exec_module(module)
     return module
 
