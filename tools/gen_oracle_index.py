@@ -10,7 +10,7 @@ The input (default ../shared/reference/cards/oracle_atomic_20220425.json.gz) is 
 object whose "cards" map each Oracle name to its fields. One tab-separated row a card,
 sorted by name, after a `#` header naming the source:
 
-    name  kind  basic  limit  companion  identity
+    name  kind  basic  limit  companion  identity  commander  land_colors
 
 - name: the Oracle name; a multi-face card's is its faces' names joined by ` // `
   (CR 709, 712), so its front face is the part before the first ` // `;
@@ -20,7 +20,12 @@ sorted by name, after a `#` header naming the source:
 - limit: a card's own deck limit (CR 100.2a is modified by the card): `any` for "A deck
   can have any number of cards named ~", a number for "up to seven" / "only one";
 - companion: 1 for the companion keyword (CR 702.139a);
-- identity: color identity letters in WUBRG order (CR 903.4).
+- identity: color identity letters in WUBRG order (CR 903.4), computed by the rules
+  core's `color_identity` from every face's mana cost, rules text and colors;
+- commander: `commander` for a legendary creature, Vehicle or Spacecraft card or one
+  that says it can be your commander (903.3, 903.3a), `planeswalker` for a legendary
+  planeswalker card (a commander in Brawl, 903.12c), else empty;
+- land_colors: the colors of mana its basic land types make (903.5d), WUBRG order.
 
 Facts only, no rules text. `--check` writes nothing and exits 1 if the committed file is
 out of date. The output is written with a fixed gzip mtime so it is reproducible.
@@ -37,11 +42,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from arbiter_core.variants.deck_commander import LAND_TYPE_COLORS, color_identity
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_ATOMIC = (REPO_ROOT.parent / "shared" / "reference" / "cards"
                   / "oracle_atomic_20220425.json.gz")
 DEFAULT_OUTPUT = REPO_ROOT / "libs" / "arbiter_decks" / "oracle_index.tsv.gz"
-COLUMNS = ("name", "kind", "basic", "limit", "companion", "identity")
+COLUMNS = ("name", "kind", "basic", "limit", "companion", "identity", "commander",
+           "land_colors")
 KINDS = {"Plane": "plane", "Phenomenon": "phenomenon", "Scheme": "scheme",
          "Vanguard": "vanguard", "Conspiracy": "conspiracy", "Hero": "nontraditional"}
 NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -61,14 +69,46 @@ def limit_of(text: str) -> str:
     return str(NUMBERS[word])
 
 
+def identity_of(card: dict[str, Any]) -> str:
+    """CR 903.4 over the card and each of its faces (903.4d)."""
+    faces = [card, *(card.get("faces") or [])]
+    colors = [c for f in faces for c in f.get("colors") or []]
+    if card.get("layout") == "meld":  # a melded permanent's half: the file's facts
+        colors += card.get("color_identity") or []
+    return color_identity([f.get("mana_cost") or "" for f in faces],
+                          [f.get("oracle_text") or "" for f in faces], colors)
+
+
+def commander_of(card: dict[str, Any]) -> str:
+    """CR 903.3, 903.3a, 903.12c."""
+    text = card.get("oracle_text") or ""
+    if "can be your commander" in text:
+        return "commander"
+    if "Legendary" not in (card.get("supertypes") or []):
+        return ""
+    types, subtypes = card.get("types") or [], card.get("subtypes") or []
+    if "Creature" in types or "Vehicle" in subtypes or (
+            "Spacecraft" in subtypes and card.get("power") is not None):
+        return "commander"
+    return "planeswalker" if "Planeswalker" in types else ""
+
+
+def land_colors_of(card: dict[str, Any]) -> str:
+    """CR 903.5d, 305.6: the colors the basic land types' mana abilities make."""
+    subtypes = card.get("subtypes") or []
+    return "".join(c for c in "WUBRG"
+                   if any(LAND_TYPE_COLORS.get(s) == c for s in subtypes))
+
+
 def row(name: str, card: dict[str, Any]) -> str:
     types = card.get("types") or []
     kind = next((KINDS[t] for t in types if t in KINDS), "card")
-    identity = "".join(c for c in "WUBRG" if c in (card.get("color_identity") or []))
     fields = [name, kind,
               "1" if "Basic" in (card.get("supertypes") or []) else "0",
               limit_of(card.get("oracle_text") or ""),
-              "1" if "Companion" in (card.get("keywords") or []) else "0", identity]
+              "1" if "Companion" in (card.get("keywords") or []) else "0",
+              identity_of(card), commander_of(card),
+              land_colors_of(card) if "Land" in types else ""]
     if any("\t" in f or "\n" in f for f in fields):
         raise SystemExit(f"a tab or newline in the facts of {name!r}")
     return "\t".join(fields)

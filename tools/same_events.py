@@ -33,8 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import arbiter_core
 from arbiter_runtime.bots import RandomBot
-from arbiter_runtime.decks import deck_for_seat
-from arbiter_runtime.play import team_names, waiting_players
+from arbiter_runtime.play import seat_setup, team_names, waiting_players
 
 if TYPE_CHECKING:
     from arbiter_core.kernel.commands import Command
@@ -89,6 +88,11 @@ GAMES: tuple[Game, ...] = (
     Game("free_for_all", 4, 4, attack="left", range_of_influence=1),
     Game("team_vs_team", 4, 1), Game("emperor", 6, 1), Game("alternating_teams", 4, 1),
     Game("grand_melee", 100, 1, max_events=400_000),
+    # issue 15: Commander (903) and Brawl (903.12)
+    # (4p seed 6: a commander returns by 903.9b; 2p seed 11: a player loses by 704.6c)
+    Game("commander", 4, 1), Game("commander", 4, 2), Game("commander", 4, 3),
+    Game("commander", 4, 6), Game("commander", 2, 11), Game("brawl", 2, 1),
+    Game("brawl", 4, 1),
 )
 
 
@@ -125,8 +129,8 @@ def game_events(game: Game) -> Iterator[str]:
     yield from run(StartGame(
         game_id="same", variant=variant, seed=seed, random_seating=True,
         attack=game.attack, range_of_influence=game.range_of_influence,
-        players=[PlayerSetup(name=n, team=teams[i], deck=deck_for_seat(i))
-                 for i, n in enumerate(names)], **start_rules()))
+        players=[seat_setup(variant, i, n, teams[i], None) for i, n in enumerate(names)],
+        **start_rules()))
     bots = {n: RandomBot(seed * 1000 + i) for i, n in enumerate(names)}
     while not s.game_over and s.version < game.max_events:
         marker = next((m.number for m in s.markers.values() if isinstance(m.pending, Work)),

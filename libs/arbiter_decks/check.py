@@ -64,8 +64,10 @@ def check_deck(deck: DeckList, rules: Sequence[DeckRule], players: int = 2,
     violations = tuple(v for rule in rules for v in rule(resolved))
     library = tuple(r.label for r in resolved.section(Section.DECK)
                     for _ in range(r.entry.count))
+    commander = tuple(r.label for r in resolved.section(Section.COMMANDER))
     return CheckResult(violations=violations,
-                       cards=resolved.count(Section.COMMANDER, Section.DECK), deck=library)
+                       cards=resolved.count(Section.COMMANDER, Section.DECK), deck=library,
+                       commander=commander)
 
 
 def check_text(text: str | bytes, variant: str, players: int = 2,
@@ -78,10 +80,13 @@ def check_text(text: str | bytes, variant: str, players: int = 2,
 
 def playable_deck(text: str | bytes, variant: str, players: int, who: str) -> list[str]:
     """The Deck section as the engine's card names, one a copy, for a legal list; a
-    list with violations is `DeckRejected` (CR 100.2: each player needs a legal deck)."""
+    list with violations is `DeckRejected` (CR 100.2: each player needs a legal deck).
+    For a variant whose decks have a commander (903.3), the commander comes first."""
     result = check_text(text, variant, players)
     if not result.legal:
         raise DeckRejected(who, result.violations)
+    if get_variant(variant).commander_deck:
+        return [*result.commander, *result.deck]
     return list(result.deck)
 
 
@@ -104,5 +109,8 @@ def with_deck_lists(start: StartGame, lists: Mapping[str, str]) -> StartGame:
             deck = playable_deck(lists[p.name], start.variant, len(names), p.name)
         except DeckListError as e:
             raise ValueError(f"{p.name}: {e}") from None
-        players.append(p.model_copy(update={"deck": deck}))
+        update: dict[str, object] = {"deck": deck}
+        if get_variant(start.variant).commander_deck:  # 903.6: the commander, then the rest
+            update = {"commander": deck[0], "deck": deck[1:]}
+        players.append(p.model_copy(update=update))
     return start.model_copy(update={"players": players})

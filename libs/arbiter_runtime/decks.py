@@ -40,3 +40,32 @@ DECKS: dict[str, list[str]] = {
 def deck_for_seat(i: int) -> list[str]:
     names = sorted(DECKS)
     return list(DECKS[names[i % len(names)]])
+
+
+#: Commander decks for bot games (903.5): a commander, one each of the pool's cards in
+#: its color identity, basic lands to 100 cards in all. Brawl's are 60 (903.12d).
+COMMANDERS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
+    "white": ("Isamaru, Hound of Konda", (
+        "Savannah Lions", "Youthful Knight", "Fencing Ace", "Serra Angel", "Pacifism",
+        "Holy Strength", "Glorious Anthem", "Disenchant", "Ornithopter", "Bonesplitter",
+        "Sol Ring"), ("Plains",)),
+    "red": ("Krenko, Mob Boss", (
+        "Raging Goblin", "Hill Giant", "Shivan Dragon", "Shock", "Lightning Bolt",
+        "Lava Axe", "Fireball", "Flame Rift", "Wall of Stone", "Bonesplitter", "Sol Ring",
+        "Ornithopter"), ("Mountain",)),
+    "atraxa": ("Atraxa, Praetors' Voice", (
+        "Llanowar Elves", "Savannah Lions", "Grizzly Bears", "Typhoid Rats",
+        "Vampire Nighthawk", "Serra Angel", "Giant Spider", "Unsummon", "Doom Blade",
+        "Holy Strength", "Bonesplitter", "Sol Ring", "Giant Growth", "Counterspell",
+        "Air Elemental", "Craw Wurm"), ("Plains", "Island", "Swamp", "Forest")),
+}
+
+
+def commander_deck_for_seat(i: int, size: int = 100) -> tuple[str, list[str]]:
+    """The seat's commander and the rest of its deck (`size` cards with the commander):
+    the singles, then basic lands of its colors in turn."""
+    names = sorted(COMMANDERS)
+    commander, singles, basics = COMMANDERS[names[i % len(names)]]
+    deck = list(singles[:size // 3])
+    lands = size - 1 - len(deck)
+    return commander, deck + [basics[k % len(basics)] for k in range(lands)]

@@ -12,7 +12,7 @@ from arbiter_core.kernel.hashing import state_hash
 from arbiter_core.kernel.state import Decision, GameState, Priority
 from arbiter_core.variants.base import get_variant
 from arbiter_runtime.bots import RandomBot
-from arbiter_runtime.decks import deck_for_seat
+from arbiter_runtime.decks import commander_deck_for_seat, deck_for_seat
 from arbiter_runtime.session import GameSession
 from arbiter_runtime.snapshots import snapshot_every
 from arbiter_store import EventStore
@@ -52,6 +52,17 @@ def team_names(variant: str, players: int) -> list[str | None]:
     return [chr(ord("A") + i // size) for i in range(players)]
 
 
+def seat_setup(variant: str, i: int, name: str, team: str | None,
+          own: list[str] | None) -> PlayerSetup:
+    """A seat's deck: its own, else a bot deck; in a game whose decks have a commander
+    (903.3) an own deck names it first."""
+    size = get_variant(variant).commander_deck
+    if not size:
+        return PlayerSetup(name=name, team=team, deck=own or deck_for_seat(i))
+    commander, deck = (own[0], own[1:]) if own else commander_deck_for_seat(i, size)
+    return PlayerSetup(name=name, team=team, deck=deck, commander=commander)
+
+
 def play_bot_game(store: EventStore, game_id: str, players: int, seed: int,
                   variant: str = "free_for_all",
                   progress: Callable[[GameState], None] | None = None,
@@ -67,8 +78,7 @@ def play_bot_game(store: EventStore, game_id: str, players: int, seed: int,
         game_id=game_id, variant=variant, seed=seed, random_seating=True, attack=attack,
         range_of_influence=range_of_influence, random_start=True, mulligans=True,
         order_triggers=True,
-        players=[PlayerSetup(name=n, team=teams[i], deck=own.get(n) or deck_for_seat(i))
-                 for i, n in enumerate(names)]))
+        players=[seat_setup(variant, i, n, teams[i], own.get(n)) for i, n in enumerate(names)]))
     bots = {n: RandomBot(seed * 1000 + i) for i, n in enumerate(names)}
     actions = 0
     while not session.state.game_over:

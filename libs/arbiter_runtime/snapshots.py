@@ -28,7 +28,7 @@ import msgspec
 
 from arbiter_core.cards.model import TokenSpec
 from arbiter_core.kernel import state as st
-from arbiter_core.kernel.hashing import HASHED_WHEN_SET, canonical, state_hash
+from arbiter_core.kernel.hashing import canonical, state_hash
 from arbiter_core.kernel.refs import parse_ref, ref_groups, refs
 from arbiter_runtime.fastcodec import from_builtins
 from arbiter_store import EventStore
@@ -50,7 +50,7 @@ def snapshot_every(players: int) -> int:
 
 _RECORDS = {cls.__name__: cls for cls in (
     st.Obj, st.Player, st.StackItem, st.Effect, st.Combat, st.Work, st.Priority,
-    st.Decision, st.Waiting, st.Marker, st.Trigger, st.Delayed)}
+    st.Decision, st.Waiting, st.Marker, st.Trigger, st.Delayed, st.CommanderState)}
 # GameState fields whose lists stay lists (everything else list-shaped is a tuple)
 _LISTS = {"seats", "battlefield", "effects", "triggers", "delayed"}
 _json = msgspec.json.Decoder()
@@ -122,7 +122,7 @@ def decode_with_commands(blob: bytes, expected_hash: str
             data = data["state"]
         values: dict[str, Any] = {}
         for f in fields(st.GameState):
-            if f.name in HASHED_WHEN_SET and f.name not in data:
+            if f.name in st.HASHED_WHEN_SET and f.name not in data:
                 continue  # a field added later, at its default (hashing.canonical)
             raw = data[f.name]
             if f.name in ("objects", "stack_items", "markers"):
@@ -137,6 +137,8 @@ def decode_with_commands(blob: bytes, expected_hash: str
                 values[f.name] = [_record(v) for v in raw]
             elif isinstance(raw, list):
                 values[f.name] = tuple(_record(v) for v in raw)
+            elif isinstance(raw, dict):  # a variant's record (CommanderState)
+                values[f.name] = _record(raw)
             else:
                 values[f.name] = raw
         values.pop("__kind", None)

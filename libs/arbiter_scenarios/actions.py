@@ -82,6 +82,17 @@ def _card_in(run: Run, player: str, ref: str, zone: str) -> int:
     return found[0].id
 
 
+def _cast_card(run: Run, player: str, ref: str) -> int:
+    """A card in the player's hand, else their commander in the command zone (903.8)."""
+    try:
+        return _card_in(run, player, ref, "hand")
+    except NameError_:
+        found = run.names.in_zone(run.state, ref, "command", owner=player)
+        if not found:
+            raise
+        return found[0].id
+
+
 def _permanent(run: Run, player: str, ref: str, team: bool = False) -> int:
     """A permanent the player controls; with `team` (shared team turns, 805.10b/d) one
     a teammate controls will do too."""
@@ -146,7 +157,7 @@ def _command(run: Run, player: str, a: dict[str, Any]) -> Command | None:
         return PlayLand(player=player, card=_card_in(run, player, str(a["play_land"]), "hand"),
                         marker=marker)
     if "cast" in a:
-        card = _card_in(run, player, str(a["cast"]), "hand")
+        card = _cast_card(run, player, str(a["cast"]))
         return CastSpell(player=player, card=card, x=int(a.get("x", 0)), pay=pay,
                          targets=_targets(run, player, list(a.get("targets", [])), card),
                          marker=marker)

@@ -12,6 +12,7 @@ from arbiter_core.kernel.state import Decision, GameState, Priority, Waiting
 from arbiter_core.layers.characteristics import power_toughness
 from arbiter_core.multiplayer.seating import active_players
 from arbiter_core.views.seat import view
+from arbiter_scenarios.commander_checks import CommanderCheckFailed, commander_check
 
 if TYPE_CHECKING:
     from arbiter_scenarios.runner import Run
@@ -191,7 +192,12 @@ def run_check(run: Run, check: dict[str, Any], where: str) -> None:
         case "rejected":
             if run.last_rejected != bool(value):
                 raise _fail(where, "last action rejected", bool(value), run.last_rejected)
-        case "commander_damage" | "commander_tax" | "plane" | "scheme_in_motion":
+        case "commander_damage" | "commander_tax":
+            try:
+                commander_check(s, key, value, where)
+            except CommanderCheckFailed as e:
+                raise CheckFailed(str(e)) from None
+        case "plane" | "scheme_in_motion":
             raise CheckFailed(f"{where}: {key} is not supported for the {s.variant} variant yet")
         case _:
             raise CheckFailed(f"{where}: unknown check {key!r}")

@@ -98,6 +98,8 @@ class PlayerSpec(_Model):
     planar_deck: list[CardEntry] = Field(default_factory=list)
     scheme_deck: list[CardEntry] = Field(default_factory=list)
     commander: str | None = None
+    commander_damage_taken: dict[str, Annotated[int, Field(ge=0, le=MAX_COUNTER)]] = Field(
+        default_factory=dict)
     vanguard: str | None = None
     archenemy: bool = False
     zone_order: tuple[str, ...] = ()  # zones in the order written (for Name#N)

@@ -28,7 +28,8 @@ from arbiter_scenarios.names import NameError_, Names
 from arbiter_store import open_store
 
 SUPPORTED_OPTIONS = {"attack", "range_of_influence", "starting_life", "deploy_creatures",
-                     "shared_team_turns", "mulligans"}
+                     "shared_team_turns", "mulligans", "base",
+                     "brawl"}
 
 
 class ScenarioFailed(Exception):
@@ -69,14 +70,35 @@ class Run:
         self.session.run_engine()
 
 
-def _setup(sc: Any) -> Run:
+def _variant(sc: Any) -> tuple[str, str | None]:
+    """The variant to start and its base: `commander` with `{brawl: true}` is Brawl
+    (903.12); `base` names the base of a supplementary variant (903.2)."""
+    opts = sc.options
+    name = sc.variant
     try:
-        get_variant(sc.variant)
+        options = get_variant(name).option_variants
     except ArbiterError as e:
         raise ScenarioFailed(str(e)) from None
+    for option in ("brawl",):
+        if option in opts and option not in options:
+            raise ScenarioFailed(f"options.{option} is not an option of {name}")
+        if opts.get(option):
+            name = options[option]
+    base = opts.get("base")
+    if base is not None and not isinstance(base, str):
+        raise ScenarioFailed("options.base: a variant name")
+    try:
+        get_variant(name, base, len(sc.players))
+    except ArbiterError as e:
+        raise ScenarioFailed(str(e)) from None
+    return name, base
+
+
+def _setup(sc: Any) -> Run:
     unknown = set(sc.options) - SUPPORTED_OPTIONS
     if unknown:
         raise ScenarioFailed(f"options {sorted(unknown)} are not supported yet")
+    variant, base = _variant(sc)
     if sc.turn_markers and not get_variant(sc.variant).grand_melee:
         raise ScenarioFailed(f"turn_markers are for grand_melee, not {sc.variant}")
     mulligans = sc.options.get("mulligans", "keep")
@@ -106,8 +128,12 @@ def _setup(sc: Any) -> Run:
                 setup_cards.extend(c.card for c in cards)
                 where.extend((p.name, i) if zone == "battlefield" else None
                              for i in range(len(cards)))
-            players.append(PositionPlayer(name=p.name, team=p.team, life=p.life,
-                                          poison=p.poison, zones=zones))
+            players.append(PositionPlayer(
+                name=p.name, team=p.team, life=p.life, poison=p.poison, zones=zones,
+                commander=p.commander, commander_damage_taken=dict(p.commander_damage_taken)))
+        # 903.3: a commander listed nowhere is made in the command zone after the rest
+        setup_cards += [p.commander for p in sc.players
+                        if p.commander and p.commander not in _listed(p)]
         names = Names(setup_cards)
         face_down = [(p.name, i) for p in sc.players
                      for i, c in enumerate(p.battlefield) if c.face_down]
@@ -118,7 +144,8 @@ def _setup(sc: Any) -> Run:
                     attachments.append(Attachment(player=p.name, index=i, to_player=host[0],
                                                   to_index=host[1]))
         cmd: Command = SetUpPosition(
-            game_id=session.game_id, variant=sc.variant, seed=sc.seed, players=players,
+            game_id=session.game_id, variant=variant, base_variant=base, seed=sc.seed,
+            players=players,
             attachments=attachments, turn=sc.start.turn,
             active=sc.start.active or sc.players[0].name, step=sc.start.step,
             starting_life=opts.get("starting_life"), attack=opts.get("attack"),
@@ -133,11 +160,17 @@ def _setup(sc: Any) -> Run:
                 if getattr(p, zone):
                     raise ScenarioFailed(f"players.{p.name}.{zone}: without `start` only "
                                          "libraries are set up (CR 103)")
+            if p.commander_damage_taken:
+                raise ScenarioFailed(f"players.{p.name}.commander_damage_taken: give "
+                                     "`start` (a position)")
             setup_cards.extend(c.card for c in p.library)
+        # 903.6: the commanders are put into the command zone first, in seat order
+        setup_cards[:0] = [p.commander for p in sc.players if p.commander]
         names = Names(setup_cards)
         cmd = StartGame(
-            game_id=session.game_id, variant=sc.variant, seed=sc.seed,
-            players=[PlayerSetup(name=p.name, team=p.team, deck=[c.card for c in p.library])
+            game_id=session.game_id, variant=variant, base_variant=base, seed=sc.seed,
+            players=[PlayerSetup(name=p.name, team=p.team, deck=[c.card for c in p.library],
+                                 commander=p.commander)
                      for p in sc.players],
             starting_life=opts.get("starting_life"), attack=opts.get("attack"),
             range_of_influence=opts.get("range_of_influence"),
@@ -155,6 +188,10 @@ def _setup(sc: Any) -> Run:
     else:
         run.settle()
     return run
+
+
+def _listed(p: Any) -> set[str]:
+    return {c.card for zone in p.zone_order for c in getattr(p, zone)}
 
 
 def _battlefield_entry(names: Names, where: list[tuple[str, int] | None],

@@ -26,6 +26,7 @@ from typing import Any
 import yaml
 
 from arbiter_core.kernel.state import Decision, GameState, Obj, Pending, Priority, Step, Work
+from arbiter_core.variants.commander import scenario_keys
 
 ZONE_ORDER = ("battlefield", "hand", "graveyard", "exile", "library", "command")
 # steps whose turn-based actions would happen again when a scenario starts there
@@ -210,6 +211,8 @@ def export_scenario(s: GameState, name: str) -> Exported:
         warnings.append(f"left the game, not listed: {', '.join(gone)}")
     layout = _layout(s, players, warnings)
     refs = _references(layout)
+    variant, options, commander_players, commander_warnings = scenario_keys(s)
+    warnings += commander_warnings
     specs = []
     for p in players:
         pl = s.players[p]
@@ -221,13 +224,13 @@ def export_scenario(s: GameState, name: str) -> Exported:
             spec["poison"] = pl.poison
         for zone, objs in layout[p].items():
             spec[zone] = _zone_list(_compress([_entry(o, refs, warnings) for o in objs]))
+        spec.update(commander_players.get(p, {}))
         specs.append(spec)
-    options: dict[str, Any] = {}
     if s.attack_option != "multiple":
         options["attack"] = s.attack_option
     if s.range_of_influence is not None:
         options["range_of_influence"] = s.range_of_influence
-    data: dict[str, Any] = {"name": name, "variant": s.variant}
+    data: dict[str, Any] = {"name": name, "variant": variant}
     if options:
         data["options"] = options
     data["seed"] = s.seed

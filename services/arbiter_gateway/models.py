@@ -70,6 +70,8 @@ class CreateGame(_Body):
     #: 103.5: the London mulligan; 603.3b: players order their simultaneous triggers
     mulligans: bool = True
     order_triggers: bool = True
+    #: the base of a supplementary variant (Commander over Two-Headed Giant, 903.2)
+    base_variant: str | None = Field(default=None, min_length=1, max_length=64)
     #: player name -> deck list text (docs/decks.md), checked with the variant's rules
     deck_lists: dict[str, Annotated[str, Field(max_length=MAX_DECK_LIST)]] = Field(
         default_factory=dict, max_length=100)

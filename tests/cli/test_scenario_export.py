@@ -235,3 +235,31 @@ expect:
     rebuilt = round_trip(original, tmp_path / "again.yaml")
     assert position(rebuilt) == position(original)
     assert "face_down: true" in (tmp_path / "again.yaml").read_text()
+
+
+def test_a_commander_position_round_trips(tmp_path: Path) -> None:
+    """Issue 15: the commander keys are written (variant, base, each `commander`, the
+    commander damage taken), the tax is a warning, and the file sets up the same
+    commanders and damage."""
+    db = tmp_path / "commander.sqlite"
+    with open_store(db) as store:
+        play_bot_game(store, "c", 2, 11, "commander")
+        stored = store.read_stream("c")
+    state = empty_state()
+    picked: GameState | None = None
+    for e in stored:
+        apply(state, from_stored(e))
+        c = state.commander
+        if exportable(state) and c is not None and c.damage and any(n for _, n in c.casts):
+            picked = state.clone()
+            break
+    assert picked is not None and picked.commander is not None
+    exported = export_scenario(picked, "commander")
+    assert exported.data["variant"] == "commander"
+    assert exported.data["options"]["base"] == "two_player"
+    assert all("commander" in p for p in exported.data["players"])
+    assert any("commander tax" in w for w in exported.warnings)
+    again = round_trip(picked, tmp_path / "commander.yaml")
+    assert again.commander is not None
+    assert sorted(t for _, _, t in again.commander.damage) == sorted(
+        t for _, _, t in picked.commander.damage)

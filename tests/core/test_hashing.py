@@ -20,16 +20,15 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from arbiter_core.kernel.commands import Command, PlayerSetup, RunEngineWork, StartGame
+from arbiter_core.kernel.commands import Command, RunEngineWork, StartGame
 from arbiter_core.kernel.decide import decide
 from arbiter_core.kernel.evolve import apply, empty_state
-from arbiter_core.kernel.hashing import HASHED_WHEN_SET, canonical, state_hash
+from arbiter_core.kernel.hashing import canonical, state_hash
 from arbiter_core.kernel.shell_loop import owed_marker
-from arbiter_core.kernel.state import GameState
+from arbiter_core.kernel.state import HASHED_WHEN_SET, GameState
 from arbiter_runtime import snapshots
 from arbiter_runtime.bots import RandomBot
-from arbiter_runtime.decks import deck_for_seat
-from arbiter_runtime.play import team_names, waiting_players
+from arbiter_runtime.play import seat_setup, team_names, waiting_players
 
 # ------------------------------------------------------------------ the specification
 
@@ -55,7 +54,7 @@ def plain(value: Any) -> Any:
 
 def _added_later_and_unset(state: GameState, f: dataclasses.Field[Any]) -> bool:
     """A field added after games were stored, at its default: not in the hash or the
-    canonical view (`hashing.HASHED_WHEN_SET`), so old states keep theirs."""
+    canonical view (`state.HASHED_WHEN_SET`), so old states keep theirs."""
     return f.name in HASHED_WHEN_SET and getattr(state, f.name) == f.default
 
 
@@ -87,6 +86,8 @@ def reference_hash(state: GameState) -> str:
         value = getattr(state, f.name)
         if f.name == "zones":
             value = {k: v for k, v in value.items() if v}
+        elif value is None and f.name in HASHED_WHEN_SET:
+            continue
         h.update(f.name.encode())
         h.update(text(value).encode())
     return h.hexdigest()
@@ -117,8 +118,7 @@ def played(variant: str, players: int, seed: int, events: int, every: int
 
     yield from run(StartGame(
         game_id="hash", variant=variant, seed=seed, random_seating=True,
-        players=[PlayerSetup(name=n, team=teams[i], deck=deck_for_seat(i))
-                 for i, n in enumerate(names)]))
+        players=[seat_setup(variant, i, n, teams[i], None) for i, n in enumerate(names)]))
     bots = {n: RandomBot(seed * 1000 + i) for i, n in enumerate(names)}
     while not s.game_over and s.version < events:
         marker = owed_marker(s)
@@ -136,7 +136,8 @@ def played(variant: str, players: int, seed: int, events: int, every: int
 
 
 @pytest.mark.parametrize(("variant", "players", "seed"), [
-    ("grand_melee", 12, 5), ("two_headed_giant", 4, 2), ("free_for_all", 4, 9)])
+    ("grand_melee", 12, 5), ("two_headed_giant", 4, 2), ("free_for_all", 4, 9),
+    ("commander", 4, 1)])
 def test_hash_and_canonical_match_the_plain_definitions(variant: str, players: int,
                                                         seed: int) -> None:
     checked = 0

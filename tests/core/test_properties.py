@@ -69,8 +69,7 @@ from arbiter_core.layers.characteristics import definition
 from arbiter_core.views.legal import legal_actions
 from arbiter_runtime.bots import RandomBot
 from arbiter_runtime.codec import from_stored
-from arbiter_runtime.decks import deck_for_seat
-from arbiter_runtime.play import team_names, waiting_players
+from arbiter_runtime.play import seat_setup, team_names, waiting_players
 from arbiter_runtime.session import GameSession
 from arbiter_store import EventStore, NewEvent, open_store
 
@@ -96,9 +95,12 @@ MULTIPLAYER: list[Game] = [
         ("two_headed_giant", 4), ("two_headed_giant", 6),
         ("free_for_all:range=1,attack=left", 5), ("team_vs_team", 4), ("emperor", 6)])
     for seed in range(4000 + 100 * k, 4005 + 100 * k)]
+# Issue 15: four-player Commander and two-player Brawl (100- and 60-card singletons)
+COMMANDER: list[Game] = [("commander", 4, seed) for seed in range(5000, 5005)] + [
+    ("brawl", 2, seed) for seed in range(5100, 5105)]
 GAMES: list[Game] = [
     g for trio in zip(TWO_PLAYER, THREE_PLAYER, FOUR_PLAYER, strict=False) for g in trio
-] + TWO_PLAYER[len(THREE_PLAYER):] + MULTIPLAYER
+] + TWO_PLAYER[len(THREE_PLAYER):] + MULTIPLAYER + COMMANDER
 FRESH_PROCESS_EVERY = 10  # every 10th game is replayed from a SQLite file in a new process
 CHUNK = 5
 CHUNKS: list[list[tuple[int, Game]]] = [
@@ -112,7 +114,8 @@ def test_game_mix() -> None:
     assert {(v, n) for v, n, _ in GAMES} == {
         ("two_player", 2), ("free_for_all", 3), ("free_for_all", 4),
         ("two_headed_giant", 4), ("two_headed_giant", 6),
-        ("free_for_all:range=1,attack=left", 5), ("team_vs_team", 4), ("emperor", 6)}
+        ("free_for_all:range=1,attack=left", 5), ("team_vs_team", 4), ("emperor", 6),
+        ("commander", 4), ("brawl", 2)}
     fresh = [i for i, _ in enumerate(GAMES) if i % FRESH_PROCESS_EVERY == 0]
     assert len(fresh) >= 20
 
@@ -316,8 +319,7 @@ def _start(session: GameSession, variant: str, players: int, seed: int) -> Playo
         random_start=True, mulligans=True, order_triggers=True,  # as `arbiter play`
         range_of_influence=int(options["range"]) if "range" in options else None,
         attack=options.get("attack"),
-        players=[PlayerSetup(name=n, team=teams[i], deck=deck_for_seat(i))
-                 for i, n in enumerate(names)]))
+        players=[seat_setup(name, i, n, teams[i], None) for i, n in enumerate(names)]))
     return play
 
 

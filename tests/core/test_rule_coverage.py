@@ -31,10 +31,10 @@ from arbiter_core.kernel.rules_index import RULE_NUMBERS
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "tests" / "scenarios"
 COVERAGE_DOC = ROOT / "docs" / "rule-coverage.md"
-SECTIONS = [str(n) for n in range(800, 812)]
+SECTIONS = [*(str(n) for n in range(800, 812)), "903"]
 #: rules and their subrules ("100.2": 100.2, 100.2a-d), covered like a section's; "103"
 #: is the whole section (starting the game)
-RULE_GROUPS = ["100.2", "103"]
+RULE_GROUPS = ["100.2", "103", "704.6c", "704.6d"]
 
 NOT_APPLICABLE = "not applicable"
 NOT_IMPLEMENTED = "not yet implemented"

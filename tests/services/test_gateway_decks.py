@@ -95,3 +95,31 @@ def test_the_gateway_bounds_a_list_as_the_parser_does() -> None:
     from arbiter_gateway.models import MAX_DECK_LIST
 
     assert MAX_DECK_LIST == MAX_BYTES
+
+
+COMMANDER = EXAMPLES / "commander"
+
+
+def test_a_commander_game_from_deck_lists(run_on: Runner) -> None:
+    """Issue 15: each list's Commander section is the seat's commander, put into the
+    command zone (903.6); the rest is the library; `base_variant` picks the base."""
+    async def scenario(system: System) -> None:
+        gid = f"commander-{system.kind}"
+        async with httpx.AsyncClient(base_url=system.base_url, timeout=30) as http:
+            organiser, _ = await staff(http, system.logins)
+            http.headers.update(auth(organiser))
+            lists = {"A": (COMMANDER / "isamaru.txt").read_text(encoding="utf-8"),
+                     "B": (COMMANDER / "krenko.txt").read_text(encoding="utf-8")}
+            data = {**body(gid, lists), "variant": "commander", "base_variant": "two_player"}
+            r = await http.post("/games?wait=10", json=data)
+            assert r.status_code == 202, r.text
+            assert r.json()["outcome"]["status"] == "applied", r.text
+            put = [(e.payload["player"], e.payload["zone"], len(e.payload["cards"]))
+                   for e in system.store.read_stream(gid) if e.type == "CardsPut"]
+            assert ("A", "command", 1) in put and ("B", "command", 1) in put
+            assert ("A", "library", 99) in put
+            bad = {**data, "game_id": f"{gid}-2",
+                   "deck_lists": {"A": lists["A"].replace("87 Plains", "88 Plains")}}
+            assert "903.5a" in await refused(http, bad)
+
+    run_on(scenario)

@@ -23,6 +23,8 @@ from arbiter_core.cards.model import (
     Mill,
     ModifyPowerToughness,
     PreventCombatDamage,
+    Proliferate,
+    PutOntoBattlefieldAttacking,
     ReturnToHand,
     SpellAbility,
     StaticAbility,
@@ -75,6 +77,16 @@ STARTER: tuple[CardDefinition, ...] = (
         ),
     ),
     card("Isamaru, Hound of Konda"),
+    card(  # a commander of the reference pool (903): 508.4, combat/put_attacking.py
+        "Kaalia of the Vast", kw("flying"),
+        TriggeredAbility(event="attacks_opponent", optional=True, effects=(
+            PutOntoBattlefieldAttacking(subtypes=("Angel", "Demon", "Dragon")),)),
+    ),
+    card(  # a commander of the reference pool (903): proliferate, 701.34
+        "Atraxa, Praetors' Voice", kw("flying"), kw("vigilance"), kw("deathtouch"),
+        kw("lifelink"),
+        TriggeredAbility(event="your_end_step", effects=(Proliferate(),)),
+    ),
     card(
         "Krenko, Mob Boss",
         ActivatedAbility(

@@ -98,6 +98,8 @@ TRIGGER_PHRASES: dict[TriggerEvent, str] = {
     "deals_damage_to_player": "Whenever {name} deals damage to a player",
     "dealt_combat_damage": "Whenever {name} is dealt combat damage",
     "opponent_casts_spell": "Whenever an opponent casts a spell",
+    "your_end_step": "At the beginning of your end step",
+    "attacks_opponent": "Whenever {name} attacks an opponent",
 }
 
 # Reminder text the Oracle prints after an effect (CR 207.2a).

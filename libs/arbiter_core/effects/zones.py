@@ -5,6 +5,8 @@ graveyard (608.2n, done as it leaves the stack: `resolve.finish`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from arbiter_core.cards.model import (
     Attach,
     CounterTarget,
@@ -18,6 +20,7 @@ from arbiter_core.cards.model import (
     Untap,
 )
 from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.registry import Hooks
 from arbiter_core.kernel.state import Marker, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import is_creature
@@ -30,6 +33,23 @@ from arbiter_core.stack.items import (
     effect,
     objects_of,
 )
+
+#: replacement effects on an object a resolving effect is about to put into a zone
+#: (614.1a): each returns the zone it goes to instead (or the same one), or None when it
+#: paused the resolution to ask a player first (903.9b: a commander's owner)
+MoveReplacement = Callable[[Txn, Marker, StackItem, int, int, str], "str | None"]
+MOVE_REPLACEMENTS: Hooks[str, MoveReplacement] = Hooks("replacement of a zone change")
+
+
+def replaced_zone(t: Txn, m: Marker, item: StackItem, index: int, oid: int,
+                  zone: str) -> str | None:
+    """Where object `oid` goes instead of `zone` (None: the resolution waits)."""
+    to: str | None = zone
+    for hook in MOVE_REPLACEMENTS["all"]:
+        to = hook(t, m, item, index, oid, zone)
+        if to is None or to != zone:
+            return to
+    return to
 
 
 @effect(Destroy)
@@ -64,8 +84,14 @@ def _counter(t: Txn, m: Marker, item: StackItem, eff: CounterTarget, legal: Lega
 def _return_to_hand(t: Txn, m: Marker, item: StackItem, eff: ReturnToHand, legal: Legal,
                     index: int) -> bool:
     for oid in objects_of(legal[eff.what]):
-        t.emit(ev.ObjectMoved(obj=oid, new_id=t.new_id(), to_zone="hand",
-                              to_player=t.s.objects[oid].owner, rule="608.2c"))
+        if oid not in t.s.objects:  # already moved, before a pause for a choice
+            continue
+        to = replaced_zone(t, m, item, index, oid, "hand")
+        if to is None:
+            return True  # paused for a decision (903.9b)
+        t.emit(ev.ObjectMoved(obj=oid, new_id=t.new_id(), to_zone=to,
+                              to_player=t.s.objects[oid].owner,
+                              rule="608.2c" if to == "hand" else "903.9b"))
     return False
 
 

@@ -38,7 +38,7 @@ from arbiter_core.multiplayer import influence
 from arbiter_core.multiplayer.seating import team_seats
 from arbiter_core.stack import trigger_order
 from arbiter_core.turns.draw import draw
-from arbiter_core.variants.base import Variant, get_variant
+from arbiter_core.variants.base import Variant, VariantComposed, get_variant
 
 
 def _check_names(names: list[str]) -> None:
@@ -99,13 +99,15 @@ def _started(t: Txn, v: Variant, game_id: str, seed: int, seats: list[str],
         card_data_hash=card_data_hash(), rule="103.1"))
     if cmd.order_triggers:
         t.emit(trigger_order.PlayersOrderTriggers(rule="603.3b"))
+    if v.base_name is not None:  # a supplementary variant over its base (900.1)
+        t.emit(VariantComposed(variant=v.name, base=v.base_name, rule="900.1"))
 
 
 @handles(StartGame, starts_game=True)
 def start_game(t: Txn, cmd: StartGame) -> None:
     """CR 103: seats, life, libraries shuffled, opening hands, the first turn."""
     t.rng = Rng(cmd.seed, 0)  # the game's own seed: seating and shuffles (103.1, 103.3)
-    v = get_variant(cmd.variant)
+    v = get_variant(cmd.variant, cmd.base_variant, len(cmd.players))
     names = [p.name for p in cmd.players]
     _check_names(names)
     if not v.min_players <= len(names) <= v.max_players:
@@ -113,12 +115,14 @@ def start_game(t: Txn, cmd: StartGame) -> None:
                                         f"players, got {len(names)}")
     for p in cmd.players:
         _check_cards(p.deck, f"players.{p.name}.deck")
+        _check_cards([p.commander] if p.commander else [], f"players.{p.name}.commander")
     given = {p.name: p.team for p in cmd.players}
     seats = v.random_seating(t.rng, names, given) if cmd.random_seating else names
     teams = _teams(v, seats, given)
     heads = max(Counter(teams.values()).values())
     life = cmd.starting_life or v.team_life(heads)
     _started(t, v, cmd.game_id, cmd.seed, seats, teams, dict.fromkeys(seats, life), {}, cmd)
+    v.setting_up(t, cmd)
     decks = {p.name: p.deck for p in cmd.players}
     for name in seats:
         first = t.s.next_id
@@ -158,7 +162,7 @@ class StartingPlayerChosen(ev.EventBase):
 def set_up_position(t: Txn, cmd: SetUpPosition) -> None:
     """A judge's position: zones exactly as given, nothing shuffled or drawn; at turn 1
     the starting player (team) skips its first draw as 103.8a-b say."""
-    v = get_variant(cmd.variant)
+    v = get_variant(cmd.variant, cmd.base_variant, len(cmd.players))
     names = [p.name for p in cmd.players]
     _check_names(names)
     if cmd.active not in names:
@@ -171,6 +175,7 @@ def set_up_position(t: Txn, cmd: SetUpPosition) -> None:
     life, poison = _position_life(v, cmd, names, teams)
     _started(t, v, cmd.game_id, cmd.seed, names, teams, life, poison, cmd)
     _put_cards(t, cmd)
+    v.setting_up(t, cmd)
     active = cmd.active
     if t.s.shared_team_turns:  # 805.4a: the active team, through its primary player (805.2)
         active = team_seats(names, teams, active)[0]

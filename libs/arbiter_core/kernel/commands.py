@@ -25,6 +25,8 @@ class PlayerSetup(BaseModel):
     name: str = Field(min_length=1, max_length=64)
     team: str | None = None
     deck: list[str] = Field(default_factory=list)
+    # Commander (903.6): the commander, set apart from `deck` (the rest of the deck)
+    commander: str | None = Field(default=None, max_length=200)
 
 
 class StartGame(_Command):
@@ -48,6 +50,8 @@ class StartGame(_Command):
     mulligans: bool = False
     #: 603.3b: players order their simultaneous triggers (else the engine's order)
     order_triggers: bool = False
+    # the base variant of a supplementary one (Commander over Two-Headed Giant, 903.2)
+    base_variant: str | None = Field(default=None, max_length=64)
 
 
 class PositionPlayer(BaseModel):
@@ -60,6 +64,11 @@ class PositionPlayer(BaseModel):
         Literal["library", "hand", "battlefield", "graveyard", "exile", "command"],
         list[CardSetup],
     ] = Field(default_factory=dict)
+    # Commander: the card (by name) that is this player's commander, wherever it is set
+    # up (in the command zone if nowhere), and the combat damage this player has been
+    # dealt by each commander so far (903.10a)
+    commander: str | None = Field(default=None, max_length=200)
+    commander_damage_taken: dict[str, int] = Field(default_factory=dict)
 
 
 class Attachment(BaseModel):
@@ -96,6 +105,7 @@ class SetUpPosition(_Command):
     # permanents set up face down (708.2a), as (player, battlefield index)
     face_down: list[tuple[str, int]] = Field(default_factory=list)
     order_triggers: bool = False  # 603.3b, as in StartGame
+    base_variant: str | None = Field(default=None, max_length=64)
 
 
 class RunEngineWork(_Command):

@@ -26,7 +26,7 @@ from typing import Any
 import msgspec
 from pydantic import BaseModel
 
-from arbiter_core.kernel.state import GameState
+from arbiter_core.kernel.state import HASHED_WHEN_SET, GameState
 
 # ------------------------------------------------------------------ canonical JSON view
 
@@ -131,8 +131,8 @@ def canonical(state: GameState) -> dict[str, Any]:
     data: dict[str, Any] = _plain(state)
     data["zones"] = {k: v for k, v in data["zones"].items() if v}
     for f in dataclasses.fields(state):
-        if f.name in HASHED_WHEN_SET and data.get(f.name) == f.default:
-            del data[f.name]  # as the state was before the field existed
+        if f.name in HASHED_WHEN_SET and getattr(state, f.name) == f.default:
+            data.pop(f.name, None)  # as the state was before the field existed
     return data
 
 
@@ -187,9 +187,6 @@ def _entries(value: dict[Any, Any]) -> list[tuple[object, object, str, str]]:
 
 
 #: GameState fields added after games were stored: hashed only when not at the default
-HASHED_WHEN_SET = frozenset({"order_triggers"})
-
-
 def state_hash(state: GameState) -> str:
     """SHA-256 over a canonical text of the state.
 
@@ -206,6 +203,9 @@ def state_hash(state: GameState) -> str:
             continue  # a field added later: the states before it keep their hash
         if f.name == "zones":  # an empty zone list is the same as no list (GameState.zone)
             value = {k: v for k, v in value.items() if v}
+        elif value is None and f.name in HASHED_WHEN_SET:  # games before the field hash
+            continue  # as they did
+
         h.update(f.name.encode())
         h.update(_text(value).encode())
     return h.hexdigest()

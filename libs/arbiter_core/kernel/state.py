@@ -30,6 +30,7 @@ from arbiter_core.kernel.pending import Work as Work
 from arbiter_core.kernel.pending import WorkKind as WorkKind
 from arbiter_core.kernel.records import shown_when_set
 from arbiter_core.kernel.refs import Ref
+from arbiter_core.kernel.variant_state import CommanderState as CommanderState
 
 
 @shown_when_set("printed", "face_down", "manifested")
@@ -305,6 +306,11 @@ class GameState:
     # decision); off in games stored before it existed (the engine's order: waiting
     # order). Hashed only when set (hashing.HASHED_WHEN_SET).
     order_triggers: bool = False
+    # A supplementary variant over its base (variants.base.compose): (its name, the
+    # base's); and the Commander variant's record (903). Both None in other games, and
+    # then left out of the state hash (HASHED_WHEN_SET).
+    composed: tuple[str, str] | None = None
+    commander: CommanderState | None = None
 
     def clone(self, share_zone_lists: bool = False) -> GameState:
         """A copy whose containers are its own. With `share_zone_lists` (a decision's
@@ -347,6 +353,8 @@ class GameState:
             game_over=self.game_over,
             loop_positions=self.loop_positions,
             order_triggers=self.order_triggers,
+            composed=self.composed,
+            commander=self.commander,
         )
 
     # -------------------------------------------------------------- queries
@@ -386,6 +394,10 @@ class GameState:
         if controller is None:
             return [self.objects[i] for i in self.battlefield]
         return list(fact(self, "by controller", permanents_by_controller).get(controller, ()))
+
+
+#: GameState fields hashed (and in the canonical view) only when not at their default
+HASHED_WHEN_SET = frozenset({"order_triggers", "composed", "commander"})
 
 
 def _battlefield(s: GameState) -> tuple[Obj, ...]:

@@ -4,7 +4,8 @@ check repeats until none apply. Then waiting triggers go on the stack, then the 
 gets priority. The SBA checker service owns this work.
 
 The legend rule's choice is a decision: the other SBAs of the same check are performed
-first, then the controller chooses, then the check repeats. State triggers (603.8) are
+first, then the controller chooses, then the check repeats; so are the variants' choices
+(704.6d, `conditions.CHOICE_SBAS`), one at a time. State triggers (603.8) are
 noticed here too, as the check ends.
 """
 
@@ -35,12 +36,18 @@ def check(t: Txn, m: Marker, w: Work) -> None:
     """Perform SBAs until none apply (CR 704.3), then triggers, then priority."""
     then_priority = w.then_priority
     while not t.s.game_over:
-        losers, objs, conflicts = found(t.s)
+        losers, objs, conflicts, choices = found(t.s)
         if not losers and not objs:
             if conflicts:
                 player, ids = conflicts[0]
                 t.emit(ev.DecisionRequested(marker=m.number, kind="legend_rule", player=player,
                                             options=list(ids), count=1, rule="704.5j"))
+                return
+            if choices:  # 704.6d: one at a time, then the check repeats
+                kind, player, oid, rule = choices[0]
+                t.emit(ev.DecisionRequested(marker=m.number, kind=kind,
+                                            player=player, options=[oid], count=1,
+                                            choices=["yes", "no"], rule=rule))
                 return
             break
         _perform(t, m, losers, objs)

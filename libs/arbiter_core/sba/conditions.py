@@ -3,7 +3,8 @@ happens to objects, and legendary permanents that share a name (704.5j, a decisi
 The check itself, which performs them, is `check`.
 
 Implemented: 704.5a, b, c, d, f, g, h, i, j (a real decision), k (with 801.12), m, n,
-p, q; 704.6a-b for Two-Headed Giant. 704.5s comes with Sagas.
+p, q; 704.6a-b for Two-Headed Giant; the variants' own through `PLAYER_SBAS` (704.6c)
+and `CHOICE_SBAS` (704.6d, a decision). 704.5s comes with Sagas.
 """
 
 from __future__ import annotations
@@ -24,6 +25,15 @@ from arbiter_core.layers.characteristics import (
 )
 from arbiter_core.multiplayer.influence import object_in_range
 
+#: a variant's state-based actions that make players lose (704.6c): (player, rule) each
+PlayerCheck = Callable[[GameState], "list[tuple[str, str]]"]
+PLAYER_SBAS: Hooks[str, PlayerCheck] = Hooks("state-based action of a player")
+#: state-based actions whose performing is a player's choice (704.6d): (decision kind,
+#: player, object, rule) for each choice owed now; asked one at a time by the check
+Choice = tuple[str, str, int, str]
+CHOICE_SBAS: Hooks[str, Callable[[GameState], list[Choice]]] = Hooks(
+    "state-based action with a choice")
+
 
 def _player_actions(s: GameState) -> list[tuple[str, str]]:
     """(player, rule) for players who lose: 704.5a life, 704.5b empty draw, 704.5c poison."""
@@ -42,6 +52,13 @@ def _player_actions(s: GameState) -> list[tuple[str, str]]:
             out.append((p, "704.5b"))
         elif pl.poison >= s.poison_limit:
             out.append((p, "704.6b" if team_rule else "704.5c"))
+    losing = {p for p, _ in out}
+    for check in PLAYER_SBAS["all"]:
+        for p, rule in check(s):
+            side = s.team_of(p) if s.shared_life else [p]
+            if p not in losing and angels.isdisjoint(side):
+                losing.add(p)
+                out.append((p, rule))
     return out
 
 
@@ -189,14 +206,16 @@ def _legend_conflicts(board: Board) -> list[tuple[str, list[int]]]:
 
 
 Found = tuple[tuple[tuple[str, str], ...], tuple[tuple[str, int, str], ...],
-              tuple[tuple[str, tuple[int, ...]], ...]]
+              tuple[tuple[str, tuple[int, ...]], ...], tuple[Choice, ...]]
 
 
 def _find(s: GameState) -> Found:
-    """Everything a check would do now: losers, object actions, legend-rule conflicts."""
+    """Everything a check would do now: losers, object actions, legend-rule conflicts,
+    choices owed."""
     board = _board(s)  # each permanent's characteristics, looked up once per check
     return (tuple(_player_actions(s)), tuple(_object_actions(s, board)),
-            tuple((c, tuple(ids)) for c, ids in _legend_conflicts(board)))
+            tuple((c, tuple(ids)) for c, ids in _legend_conflicts(board)),
+            tuple(c for check in CHOICE_SBAS["all"] for c in check(s)))
 
 
 # A check is asked for before every priority (117.5); between two checks usually only a

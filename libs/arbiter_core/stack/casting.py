@@ -54,6 +54,11 @@ from arbiter_core.stack.targets import check_choice
 HAND_ABILITIES: Registry[type, Callable[[Txn, ActivateAbility], None]] = Registry(
     "ability activated from a hand")
 BEFORE_COMBAT = frozenset({Step.UNTAP, Step.UPKEEP, Step.DRAW, Step.PRECOMBAT_MAIN})
+#: zones other than the hand a rule lets a player cast a card from, by zone: the rule
+#: checks the card may be cast from there (raising if not), records what it must, and
+#: returns the additional generic mana casting it from there costs (601.2f; 903.8: a
+#: commander from the command zone, with its tax)
+CAST_FROM: Registry[str, Callable[[Txn, Obj, str], int]] = Registry("zone cast from")
 
 
 def sorcery_timing_ok(s: GameState, m: Marker, player: str) -> bool:
@@ -113,7 +118,10 @@ def cast_spell(t: Txn, cmd: CastSpell) -> None:
     """CR 601.2: move to the stack, choose targets and X, pay the total cost."""
     s = t.s
     m = require_priority(s, cmd.player, cmd.marker)
-    o = _own_card(s, cmd.player, cmd.card, "hand")
+    o = s.objects.get(cmd.card)
+    from_zone = CAST_FROM.get(o.zone) if o is not None else None
+    if o is None or from_zone is None:
+        o = _own_card(s, cmd.player, cmd.card, "hand")
     d = definition(o)
     if "Land" in d.types:
         raise RuleViolation("305.9", f"{o.name} is a land and can't be cast")
@@ -127,12 +135,13 @@ def cast_spell(t: Txn, cmd: CastSpell) -> None:
     chosen = check_choice(s, specs, cmd.targets, cmd.player, o.id)
     same_stack(s, m, chosen)
     n_targets = sum(len(g) for g in chosen)
+    extra = from_zone(t, o, cmd.player) if from_zone is not None else 0
     new_id = t.new_id()
     item = t.new_id()
     t.emit(ev.SpellCast(player=cmd.player, obj=o.id, new_id=new_id, item=item,
                         marker=m.number, targets=[list(g) for g in chosen], x=cmd.x,
                         rule="601.2"))
-    pay(t, cmd.player, spell_cost(d, cmd.x, n_targets), cmd.pay)
+    pay(t, cmd.player, spell_cost(d, cmd.x, n_targets).plus_generic(extra), cmd.pay)
     if choices.modal(d) is not None:  # CR 601.2b, 700.2: the mode is chosen
         choices.ask_mode(t, t.s.markers[m.number], t.s.stack_items[item])
         return

@@ -73,6 +73,17 @@ def _your_upkeep(s: GameState, e: ev.StepBegan | ev.MarkerPlaced, current: int |
                               or s.players[o.controller].life >= ab.if_life_at_least))
 
 
+@watch(ev.StepBegan, ev.MarkerPlaced, order=41)
+def _your_end_step(s: GameState, e: ev.StepBegan | ev.MarkerPlaced, current: int | None,
+                   before: Obj | None) -> Found:
+    """"At the beginning of your end step" (513.1a: it triggers as the step begins)."""
+    if e.step != Step.END.value:
+        return []
+    actives = active_players(s, s.markers[e.marker].holder)
+    return each_triggered(s, e.marker, "your_end_step", current,
+                          lambda o, ab: o.controller in actives)
+
+
 @watch(ev.DamageDealt, ev.LifeLost, order=50)
 def _you_lose_life(s: GameState, e: ev.DamageDealt | ev.LifeLost, current: int | None,
                    before: Obj | None) -> Found:

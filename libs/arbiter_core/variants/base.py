@@ -14,10 +14,14 @@ variant for its behaviour (`variant_of(state)`) and never compares variant names
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 from typing import ClassVar, Literal
 
 from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.commands import SetUpPosition, StartGame
 from arbiter_core.kernel.errors import InvalidCommand
+from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.explain import Namer, explains
 from arbiter_core.kernel.registry import Registry
 from arbiter_core.kernel.rng import Rng
 from arbiter_core.kernel.state import GameState, Marker
@@ -52,6 +56,11 @@ class Variant:
     adjacent_attack_rule: ClassVar[str] = "811.4"
     #: the rule that lets teammates review each other's hands, if any (808.5, 810.5)
     hand_review_rule: ClassVar[str | None] = None
+    #: options that make the game another registered variant (903.12: Commander's
+    #: `brawl` is Brawl), by option name
+    option_variants: ClassVar[dict[str, str]] = {}
+    #: each deck has a commander (903.3), and its size (903.5a, 903.12d); 0: none
+    commander_deck: ClassVar[int] = 0
 
     # -------------------------------------------------------------- seating (103.1)
 
@@ -151,12 +160,43 @@ class Variant:
     def players_left(self, t: Txn, players: list[str]) -> None:
         """What the variant does as players leave the game (807.4c, 807.4e-g)."""
 
+    def setting_up(self, t: Txn, cmd: StartGame | SetUpPosition) -> None:
+        """The variant's own part of the start (103.2, e.g. 903.6: commanders to the
+        command zone) or of a judge's position, after `GameStarted` and, for a position,
+        after its cards are put; before libraries are put for a new game."""
+
+
+class VariantComposed(ev.EventBase):
+    """A supplementary variant is played over a base (CR 900.1, 901.12, 903.2, 904.13)."""
+
+    type: Literal["VariantComposed"] = "VariantComposed"
+    variant: str
+    base: str
+
 
 class Supplement(Variant):
     """A supplementary variant, played over a base variant (CR 901.12 and 901.14:
     Planechase over Two-Headed Giant or Grand Melee; 904.13: Archenemy with Commander):
     it overrides only the hooks its rules change and reaches the base's with `super()`.
-    `compose` makes the combination."""
+    `compose` makes the combination, `over` the one a game is played with."""
+
+    #: the number of players of the game being set up (903.12f), when known
+    players: int = 0
+
+    def default_base(self, players: int) -> str:
+        """The base without one given (903.2: a two-player game, or Free-for-All)."""
+        return "two_player" if players == 2 else "free_for_all"
+
+    def over(self, base: str | None, players: int) -> Variant:
+        """This supplement over `base` (its default when None), for a game of `players`."""
+        found = get_variant(base or self.default_base(players))
+        if isinstance(found, Supplement):
+            raise InvalidCommand("base_variant", f"{self.name} can't be played over "
+                                                 f"{found.name}")
+        combined = type(composed(self.name, found.name))()
+        if isinstance(combined, Supplement):
+            combined.players = players
+        return combined
 
 
 def compose(supplement: type[Supplement], base: type[Variant]) -> Variant:
@@ -172,9 +212,15 @@ def compose(supplement: type[Supplement], base: type[Variant]) -> Variant:
     return combined()
 
 
+@cache
+def composed(supplement: str, base: str) -> Variant:
+    """The registered supplement over the registered base (one class per pair)."""
+    return compose(type(VARIANTS[supplement]), type(VARIANTS[base]))  # type: ignore[arg-type]
+
+
 VARIANTS: Registry[str, Variant] = Registry("variant")
 #: the variants whose issues have not landed: named, refused as not supported yet
-NOT_YET = ("commander", "planechase", "vanguard", "archenemy")
+NOT_YET = ("planechase", "vanguard", "archenemy")
 
 
 def variant(cls: type[Variant]) -> type[Variant]:
@@ -190,18 +236,37 @@ def known_variants() -> tuple[str, ...]:
     return (*VARIANTS, *NOT_YET)
 
 
-def get_variant(name: str) -> Variant:
+def get_variant(name: str, base: str | None = None, players: int | None = None) -> Variant:
+    """The named variant; a supplement is played over `base` (its default without one)
+    when the number of players is given (a game being set up)."""
     v = VARIANTS.get(name)
     if v is None:
         if name in NOT_YET:
             raise UnsupportedVariant(name)
         raise InvalidCommand("variant", f"unknown variant {name!r}")
+    if isinstance(v, Supplement) and players is not None:
+        return v.over(base, players)
+    if base is not None:
+        raise InvalidCommand("base_variant", f"{name} is not played over a base variant")
     return v
 
 
 def variant_of(s: GameState) -> Variant:
-    """The game's variant (the two-player game for a state not started)."""
+    """The game's variant (the two-player game for a state not started); a supplement
+    over its base as the game recorded it (`VariantComposed`)."""
+    if s.composed is not None:
+        return composed(*s.composed)
     return VARIANTS.table.get(s.variant) or _BASE
 
 
+@applies(VariantComposed)
+def _composed(s: GameState, e: VariantComposed) -> None:
+    s.composed = (e.variant, e.base)
+
+
 _BASE = Variant()
+
+
+@explains(VariantComposed)
+def _explain_composed(before: GameState, e: VariantComposed, name: Namer) -> str:
+    return f"{e.variant} is played over {e.base}"

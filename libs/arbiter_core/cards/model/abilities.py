@@ -75,6 +75,7 @@ from arbiter_core.cards.model.effects import (
     NoLossForZeroLife,
     OpponentsCantWin,
     PreventCombatDamage,
+    PutOntoBattlefieldAttacking,
     ReturnToHand,
     SearchOntoBattlefield,
     ShuffleIntoLibrary,
@@ -131,6 +132,7 @@ Effect = (
     | RevealOpponentChooses
     | Proliferate
     | LifeCantChange
+    | PutOntoBattlefieldAttacking
     | SetLifeTotal
     | ExchangeLifeTotals
     | RedistributeLifeTotals
@@ -230,6 +232,8 @@ TriggerEvent = Literal[
     "deals_damage_to_player",  # "Whenever ~ deals damage to a player"
     "dealt_combat_damage",  # "Whenever ~ is dealt combat damage"
     "opponent_casts_spell",  # "Whenever an opponent casts a spell"
+    "your_end_step",  # "At the beginning of your end step" (Atraxa, Praetors' Voice)
+    "attacks_opponent",  # "Whenever ~ attacks an opponent" (Kaalia of the Vast)
 ]
 
 

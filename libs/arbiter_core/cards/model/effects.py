@@ -123,6 +123,15 @@ class ReturnToHand(DataModel):
     what: TargetRef = 0
 
 
+class PutOntoBattlefieldAttacking(DataModel):
+    """Put a creature card with one of `subtypes` from your hand onto the battlefield
+    tapped and attacking "that opponent" (Kaalia of the Vast; 508.4: it was never
+    declared as an attacker)."""
+
+    kind: Literal["put_onto_battlefield_attacking"] = "put_onto_battlefield_attacking"
+    subtypes: tuple[str, ...]
+
+
 class TokenSpec(DataModel):
     """A token's characteristics (CR 111.4)."""
 

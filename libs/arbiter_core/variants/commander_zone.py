@@ -1,0 +1,119 @@
+"""A commander returning to the command zone (CR 903.9), each time its owner's choice,
+asked as a yes/no decision ("commander_zone", the object as its option) and recorded.
+
+- 903.9a, 704.6d: a commander in a graveyard or in exile that was put there since
+  state-based actions were last checked: its owner may put it into the command zone, as
+  a state-based action (`sba.conditions.CHOICE_SBAS`). A commander object whose owner
+  said no is left there (`CommanderState.declined`); a later zone change makes a new
+  object, asked about again.
+- 903.9b: a commander a resolving effect would put into its owner's hand or library:
+  its owner may put it into the command zone instead, a replacement effect
+  (`effects.zones.MOVE_REPLACEMENTS`); the resolution pauses for the answer and goes
+  on with it. The replacement may apply again to the same event (an exception to
+  614.5), so it is asked each time the object would go there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Literal
+
+from arbiter_core.effects.zones import MOVE_REPLACEMENTS
+from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.commands import ChooseOption, PlayerCommand
+from arbiter_core.kernel.decisions import decision
+from arbiter_core.kernel.errors import RuleViolation
+from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.explain import Namer, explains
+from arbiter_core.kernel.state import Decision, GameState, Marker, StackItem
+from arbiter_core.kernel.txn import Txn
+from arbiter_core.sba.conditions import CHOICE_SBAS, Choice
+from arbiter_core.stack.resolve import resume
+from arbiter_core.variants.commander import commander_owner
+
+KIND = "commander_zone"
+
+
+class CommanderLeftInZone(ev.EventBase):
+    """The owner of commander `obj` chose not to put it into the command zone (903.9a;
+    903.9b: it goes where it was going)."""
+
+    type: Literal["CommanderLeftInZone"] = "CommanderLeftInZone"
+    player: str
+    obj: int
+
+
+def _sba_choices(s: GameState) -> list[Choice]:
+    """903.9a, 704.6d: commanders put into a graveyard or exile and not yet asked about."""
+    c = s.commander
+    if c is None:
+        return []
+    out: list[Choice] = []
+    for card, owner in c.commanders:
+        if s.players[owner].left:
+            continue
+        for zone in ("graveyard", "exile"):
+            for oid in s.zone(owner, zone):
+                if s.objects[oid].card == card and oid not in c.declined:
+                    out.append((KIND, owner, oid, "704.6d"))
+    return out
+
+
+CHOICE_SBAS.add("all", _sba_choices)
+
+
+def _instead(t: Txn, m: Marker, item: StackItem, index: int, oid: int,
+             zone: str) -> str | None:
+    """903.9b: a commander about to go to its owner's hand or library: ask its owner
+    (the resolution pauses), or go on with the answer given."""
+    s = t.s
+    o = s.objects[oid]
+    owner = commander_owner(s, o.card)
+    if owner is None or zone not in ("hand", "library") or owner != o.owner:
+        return zone
+    if s.commander is not None and oid in s.commander.declined:
+        return zone
+    t.emit(ev.ResolutionPaused(item=item.id, resume_at=index, rule="903.9b"))
+    t.emit(ev.DecisionRequested(marker=m.number, kind=KIND, player=owner, options=[oid],
+                                count=1, choices=["yes", "no"], stack_item=item.id,
+                                rule="903.9b"))
+    return None
+
+
+MOVE_REPLACEMENTS.add("all", _instead)
+
+
+def _yes_or_no(s: GameState, m: Marker, d: Decision) -> list[PlayerCommand]:
+    return [ChooseOption(player=d.player, option=c, marker=m.number) for c in d.choices]
+
+
+@decision(KIND, ChooseOption, _yes_or_no)
+def _answer(t: Txn, m: Marker, d: Decision, cmd: ChooseOption) -> None:
+    """"yes": the commander goes to the command zone; "no": it stays (903.9a) or goes
+    where it was going (903.9b). Then the check, or the resolution, goes on."""
+    if cmd.option not in d.choices:
+        raise RuleViolation(d.rule, f"{cmd.option!r} is not one of {list(d.choices)}")
+    oid = d.options[0]
+    o = t.s.objects[oid]
+    if cmd.option == "yes":
+        t.emit(ev.ObjectMoved(obj=oid, new_id=t.new_id(), to_zone="command",
+                              to_player=o.owner, rule=d.rule))
+    else:
+        t.emit(CommanderLeftInZone(player=d.player, obj=oid, rule=d.rule))
+    if d.stack_item is not None and d.stack_item in t.s.stack_items:
+        resume(t, t.s.markers[m.number], t.s.stack_items[d.stack_item])
+        return
+    t.emit(ev.WorkQueued(marker=m.number, kind="check_sba", then_priority=None,
+                         rule="704.3"))
+
+
+@applies(CommanderLeftInZone)
+def _left(s: GameState, e: CommanderLeftInZone) -> None:
+    c = s.commander
+    assert c is not None
+    s.commander = replace(c, declined=(*c.declined, e.obj))
+
+
+@explains(CommanderLeftInZone)
+def _explain(before: GameState, e: CommanderLeftInZone, name: Namer) -> str:
+    return f"{e.player} leaves their commander {name(e.obj)} where it is going"
