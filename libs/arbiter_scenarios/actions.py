@@ -24,15 +24,16 @@ from arbiter_core.kernel.state import Decision, Marker, Priority, Step, Waiting,
 from arbiter_core.layers.characteristics import definition
 from arbiter_core.stack.items import spell_targets
 from arbiter_core.stack.targets import is_legal
+from arbiter_scenarios import casual
 from arbiter_scenarios.names import NameError_
 
 if TYPE_CHECKING:
     from arbiter_scenarios.runner import Run
 
-UNSUPPORTED = {"mulligan", "keep", "roll_planar_die"}
+UNSUPPORTED = {"mulligan", "keep"}
 KNOWN = {"player", "play_land", "cast", "targets", "pay", "x", "stack", "activate", "ability",
          "pass", "pass_until", "marker", "attack", "bands", "block", "assign_combat_damage",
-         "choose", "concede", "expect_rejected", *UNSUPPORTED}
+         "choose", "concede", "expect_rejected", "roll_planar_die", *UNSUPPORTED}
 UNTIL = {"stack_empty", "next_turn", "end_of_turn", *(s.value for s in Step)}
 
 
@@ -155,6 +156,8 @@ def _command(run: Run, player: str, a: dict[str, Any]) -> Command | None:
         return PassPriority(player=player, marker=marker)
     if a.get("concede"):
         return Concede(player=player)
+    if (casual_command := casual.command(run, player, a)) is not None:
+        return casual_command
     if "attack" in a:
         return _attack(run, player, a["attack"] or {}, a.get("bands") or [])
     if "block" in a:

@@ -11,6 +11,7 @@ from arbiter_core.kernel.evolve import apply, empty_state
 from arbiter_core.kernel.state import Decision, GameState, Priority, Waiting
 from arbiter_core.layers.characteristics import power_toughness
 from arbiter_core.multiplayer.seating import active_players
+from arbiter_scenarios import casual
 
 if TYPE_CHECKING:
     from arbiter_scenarios.runner import Run
@@ -68,6 +69,12 @@ def _set_check(where: str, key: str, expected: Any, actual: list[str]) -> None:
 def run_check(run: Run, check: dict[str, Any], where: str) -> None:
     (key, value), = check.items()
     actual: Any
+    if key in casual.CHECKS:  # Planechase, Archenemy
+        try:
+            casual.CHECKS[key](run, value, where)
+        except casual.CasualCheckFailed as e:
+            raise CheckFailed(str(e)) from None
+        return
     s = run.state
     names = run.names
     match key:

@@ -28,7 +28,9 @@ from arbiter_scenarios.names import NameError_, Names
 from arbiter_store import open_store
 
 SUPPORTED_OPTIONS = {"attack", "range_of_influence", "starting_life", "deploy_creatures",
-                     "shared_team_turns"}
+                     "shared_team_turns", "base", "planar_die_rolls_free"}
+#: the supplementary deck each casual variant uses
+CASUAL_DECKS = {"planar_deck": "planechase", "scheme_deck": "archenemy"}
 
 
 class ScenarioFailed(Exception):
@@ -71,9 +73,10 @@ class Run:
 
 def _setup(sc: Any) -> Run:
     try:
-        get_variant(sc.variant)
+        get_variant(sc.variant, sc.options.get("base"), len(sc.players))
     except ArbiterError as e:
         raise ScenarioFailed(str(e)) from None
+    _check_casual(sc)
     unknown = set(sc.options) - SUPPORTED_OPTIONS
     if unknown:
         raise ScenarioFailed(f"options {sorted(unknown)} are not supported yet")
@@ -90,15 +93,14 @@ def _setup(sc: Any) -> Run:
         for p in sc.players:
             zones: dict[str, list[Any]] = {}
             for zone in p.zone_order:
-                if zone in ("planar_deck", "scheme_deck"):
-                    raise ScenarioFailed(f"{zone} is not supported for {sc.variant}")
                 cards = getattr(p, zone)
                 zones[zone] = [c.setup(zone == "battlefield") for c in cards]
                 setup_cards.extend(c.card for c in cards)
                 where.extend((p.name, i) if zone == "battlefield" else None
                              for i in range(len(cards)))
             players.append(PositionPlayer(name=p.name, team=p.team, life=p.life,
-                                          poison=p.poison, zones=zones))
+                                          poison=p.poison, zones=zones, vanguard=p.vanguard,
+                                          archenemy=p.archenemy))
         names = Names(setup_cards)
         for p in sc.players:
             for i, c in enumerate(p.battlefield):
@@ -115,7 +117,9 @@ def _setup(sc: Any) -> Run:
             deploy_creatures=opts.get("deploy_creatures"),
             shared_team_turns=opts.get("shared_team_turns"),
             team_life=dict(sc.team_life), team_poison=dict(sc.team_poison),
-            markers=dict(sc.turn_markers))
+            markers=dict(sc.turn_markers), base=opts.get("base"),
+            planar_die_rolls_free=bool(opts.get("planar_die_rolls_free", False)),
+            planar_die=list(sc.planar_die))
     else:
         for p in sc.players:
             for zone in ("battlefield", "hand", "graveyard", "exile", "command"):
@@ -123,11 +127,18 @@ def _setup(sc: Any) -> Run:
                     raise ScenarioFailed(f"players.{p.name}.{zone}: without `start` only "
                                          "libraries are set up (CR 103)")
             setup_cards.extend(c.card for c in p.library)
+            setup_cards.extend(c.card for c in p.planar_deck)
+            setup_cards.extend(c.card for c in p.scheme_deck)
         names = Names(setup_cards)
         cmd = StartGame(
             game_id=session.game_id, variant=sc.variant, seed=sc.seed,
-            players=[PlayerSetup(name=p.name, team=p.team, deck=[c.card for c in p.library])
+            players=[PlayerSetup(name=p.name, team=p.team, deck=[c.card for c in p.library],
+                                 planar_deck=[c.card for c in p.planar_deck],
+                                 scheme_deck=[c.card for c in p.scheme_deck],
+                                 vanguard=p.vanguard, archenemy=p.archenemy)
                      for p in sc.players],
+            base=opts.get("base"),
+            planar_die_rolls_free=bool(opts.get("planar_die_rolls_free", False)),
             starting_life=opts.get("starting_life"), attack=opts.get("attack"),
             range_of_influence=opts.get("range_of_influence"),
             deploy_creatures=opts.get("deploy_creatures"),
@@ -143,6 +154,19 @@ def _setup(sc: Any) -> Run:
     else:
         run.settle()
     return run
+
+
+def _check_casual(sc: Any) -> None:
+    """A supplementary deck belongs to its variant (a planar deck to Planechase, 901.3);
+    `planar_die` supposes results only for a Planechase position (`start`)."""
+    v = get_variant(sc.variant, sc.options.get("base"), len(sc.players))
+    for p in sc.players:
+        for zone, feature in CASUAL_DECKS.items():
+            if getattr(p, zone) and not getattr(v, feature, False):
+                raise ScenarioFailed(f"players.{p.name}.{zone}: only {feature} uses it")
+    if sc.planar_die and (not getattr(v, "planechase", False) or sc.start is None):
+        raise ScenarioFailed("planar_die: supposes planar die results in a planechase "
+                             "position (give `start`)")
 
 
 def _battlefield_entry(names: Names, where: list[tuple[str, int] | None],

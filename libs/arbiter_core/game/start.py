@@ -78,7 +78,7 @@ def _started(t: Txn, v: Variant, game_id: str, seed: int, seats: list[str],
                                                           "team in adjacent seats (805.1)")
     v.check_options(cmd.deploy_creatures)
     t.emit(ev.GameStarted(
-        game_id=game_id, variant=v.name, seed=seed, seats=seats, teams=teams,
+        game_id=game_id, variant=v.key, seed=seed, seats=seats, teams=teams,
         life=life, poison=poison,
         attack_option=cmd.attack or v.default_attack,
         range_of_influence=cmd.range_of_influence,
@@ -96,7 +96,7 @@ def _started(t: Txn, v: Variant, game_id: str, seed: int, seats: list[str],
 def start_game(t: Txn, cmd: StartGame) -> None:
     """CR 103: seats, life, libraries shuffled, opening hands, the first turn."""
     t.rng = Rng(cmd.seed, 0)  # the game's own seed: seating and shuffles (103.1, 103.3)
-    v = get_variant(cmd.variant)
+    v = get_variant(cmd.variant, cmd.base, len(cmd.players))
     names = [p.name for p in cmd.players]
     _check_names(names)
     if not v.min_players <= len(names) <= v.max_players:
@@ -109,7 +109,8 @@ def start_game(t: Txn, cmd: StartGame) -> None:
     teams = _teams(v, seats, given)
     heads = max(Counter(teams.values()).values())
     life = cmd.starting_life or v.team_life(heads)
-    _started(t, v, cmd.game_id, cmd.seed, seats, teams, dict.fromkeys(seats, life), {}, cmd)
+    lives = v.starting_lives(dict.fromkeys(seats, life), cmd.players)
+    _started(t, v, cmd.game_id, cmd.seed, seats, teams, lives, {}, cmd)
     decks = {p.name: p.deck for p in cmd.players}
     for name in seats:
         first = t.s.next_id
@@ -117,10 +118,11 @@ def start_game(t: Txn, cmd: StartGame) -> None:
                            cards=[ev.CardSetup(name=n) for n in decks[name]]))
         t.emit(ev.LibraryShuffled(player=name, rule="103.3",
                                   order=t.rng.shuffled(t.s.zone(name, "library"))))
+    setups = {p.name: p for p in cmd.players}
     for name in seats:
-        for _ in range(7):
+        for _ in range(v.opening_hand_size(setups[name])):
             draw(t, name, "103.5")
-    first_player = v.first_player(seats, teams)
+    first_player = v.supplements(t, cmd, v.first_player(seats, teams))
     if t.s.shared_team_turns:
         # CR 805.3, 103.1a: a starting team; its turns go through its primary player (805.2).
         first_player = team_seats(seats, teams, first_player)[0]
@@ -131,7 +133,7 @@ def start_game(t: Txn, cmd: StartGame) -> None:
 @handles(SetUpPosition, starts_game=True)
 def set_up_position(t: Txn, cmd: SetUpPosition) -> None:
     """A judge's position: zones exactly as given, nothing shuffled or drawn."""
-    v = get_variant(cmd.variant)
+    v = get_variant(cmd.variant, cmd.base, len(cmd.players))
     names = [p.name for p in cmd.players]
     _check_names(names)
     if cmd.active not in names:
@@ -147,6 +149,7 @@ def set_up_position(t: Txn, cmd: SetUpPosition) -> None:
     active = cmd.active
     if t.s.shared_team_turns:  # 805.4a: the active team, through its primary player (805.2)
         active = team_seats(names, teams, active)[0]
+    v.position_supplements(t, cmd, active)
     v.place_markers(t, names, active, cmd.turn, step.value, dict(cmd.markers), False,
                     "500.1")
 
@@ -156,7 +159,8 @@ def _position_life(v: Variant, cmd: SetUpPosition, names: list[str], teams: dict
     """Each player's life and poison: as given, per team as given, else the variant's."""
     heads = max(Counter(teams.values()).values())
     base_life = cmd.starting_life or v.team_life(heads)
-    life = {p.name: base_life if p.life is None else p.life for p in cmd.players}
+    modified = v.starting_lives(dict.fromkeys(names, base_life), cmd.players)
+    life = {p.name: modified[p.name] if p.life is None else p.life for p in cmd.players}
     poison = {p.name: p.poison for p in cmd.players if p.poison}
     for team, total in cmd.team_life.items():
         life.update({name: total for name in names if teams[name] == team})

@@ -25,6 +25,12 @@ class PlayerSetup(BaseModel):
     name: str = Field(min_length=1, max_length=64)
     team: str | None = None
     deck: list[str] = Field(default_factory=list)
+    # casual variants: a planar deck (901.3), a scheme deck (904.3), a vanguard (902.3),
+    # the archenemy (904.2a)
+    planar_deck: list[str] = Field(default_factory=list, max_length=1000)
+    scheme_deck: list[str] = Field(default_factory=list, max_length=1000)
+    vanguard: str | None = None
+    archenemy: bool = False
 
 
 class StartGame(_Command):
@@ -41,6 +47,9 @@ class StartGame(_Command):
     range_of_influence: int | None = Field(default=None, ge=1)
     deploy_creatures: bool | None = None
     shared_team_turns: bool | None = None
+    base: str | None = None  # a supplementary variant's base (901.2, 901.12, 901.14)
+    planar_die_rolls_free: bool = False
+    supervillain_rumble: bool = False  # 904.12
 
 
 class PositionPlayer(BaseModel):
@@ -50,9 +59,12 @@ class PositionPlayer(BaseModel):
     life: int | None = None
     poison: int = 0
     zones: dict[
-        Literal["library", "hand", "battlefield", "graveyard", "exile", "command"],
+        Literal["library", "hand", "battlefield", "graveyard", "exile", "command",
+                "planar_deck", "scheme_deck"],
         list[CardSetup],
     ] = Field(default_factory=dict)
+    vanguard: str | None = None
+    archenemy: bool = False
 
 
 class Attachment(BaseModel):
@@ -86,6 +98,12 @@ class SetUpPosition(_Command):
     team_life: dict[str, int] = Field(default_factory=dict)
     team_poison: dict[str, int] = Field(default_factory=dict)
     markers: dict[int, str] = Field(default_factory=dict)  # Grand Melee: number -> holder
+    base: str | None = None  # a supplementary variant's base (901.2, 901.12, 901.14)
+    planar_die_rolls_free: bool = False
+    supervillain_rumble: bool = False  # 904.12
+    # a judge's "suppose the planar die comes up ...": the next results, in order
+    planar_die: list[Literal["blank", "chaos", "planeswalker"]] = Field(
+        default_factory=list, max_length=100)
 
 
 class RunEngineWork(_Command):
@@ -173,6 +191,14 @@ class ChooseOption(_Command):
     marker: int | None = None
 
 
+class RollPlanarDie(_Command):
+    """Roll the planar die, a special action (CR 901.9)."""
+
+    type: Literal["RollPlanarDie"] = "RollPlanarDie"
+    player: str
+    marker: int | None = None
+
+
 class Concede(_Command):
     type: Literal["Concede"] = "Concede"
     player: str
@@ -188,6 +214,7 @@ PlayerCommand = (
     | AssignCombatDamage
     | ChooseObjects
     | ChooseOption
+    | RollPlanarDie
     | Concede
 )
 
@@ -204,6 +231,7 @@ Command = Annotated[
     | AssignCombatDamage
     | ChooseObjects
     | ChooseOption
+    | RollPlanarDie
     | Concede,
     Field(discriminator="type"),
 ]

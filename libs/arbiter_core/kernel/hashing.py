@@ -195,6 +195,8 @@ def state_hash(state: GameState) -> str:
     h = hashlib.sha256()
     for f in dataclasses.fields(state):
         value = getattr(state, f.name)
+        if f.metadata.get("when_set") and value == f.default:
+            continue  # a field added later, unused by this game (state.WHEN_SET)
         if f.name == "zones":  # an empty zone list is the same as no list (GameState.zone)
             value = {k: v for k, v in value.items() if v}
         h.update(f.name.encode())

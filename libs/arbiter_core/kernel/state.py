@@ -119,7 +119,8 @@ class StackItem:
 
 EffectKind = Literal["pt", "prevent_combat_damage", "control", "keyword", "become_creature",
                      "detain", "redirect",
-                     "attack_requirement"]  # "attacks this turn if able" (508.1d)
+                     "attack_requirement",  # "attacks this turn if able" (508.1d)
+                     "until_planeswalk"]  # lasts until a player planeswalks (901.11)
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +183,7 @@ class Combat:
         return None
 
 
-@shown_when_set("loyalty_used", "after_targets")
+@shown_when_set("loyalty_used", "after_targets", "planar_rolls")
 @dataclass(frozen=True, slots=True)
 class Marker:
     """A turn marker (CR 807.4): whose turn it is, its step, its stack and its priority."""
@@ -204,6 +205,8 @@ class Marker:
     loyalty_used: tuple[int, ...] = field(default=(), repr=False)
     # who receives priority once a trigger's targets are chosen (603.3d, 117.3b-c)
     after_targets: str | None = field(default=None, repr=False)
+    # the planar die rolled as a special action this turn: (turn, player) each (901.9)
+    planar_rolls: tuple[tuple[int, str], ...] = field(default=(), repr=False)
 
 
 @shown_when_set("delayed")
@@ -237,6 +240,11 @@ class Delayed:
     kind: Literal["return_from_exile", "destroy_unless_attacked"] = "return_from_exile"
     objs: tuple[int, ...] = ()
     source: int | None = None
+
+
+#: a field of `GameState` that `hashing.state_hash` reads only when it isn't its default,
+#: so the hashes of games that never use it stay what they were before it existed
+WHEN_SET = {"when_set": True}
 
 
 @dataclass(slots=True)
@@ -281,6 +289,11 @@ class GameState:
     # top of a stack, since the last optional action: (turn key, position, players
     # controlling the objects involved) - a repeat is a loop of mandatory actions (104.4b).
     loop_positions: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
+    # Casual variants (CR 901-904), in the state hash only when set (`WHEN_SET`): the
+    # options a game started with ("planar_die_rolls_free", "single_planar_deck",
+    # "supervillain_rumble"), and the planar die's next results a judge supposes
+    planar_die: tuple[str, ...] = field(default=(), metadata=WHEN_SET)
+    casual_options: tuple[str, ...] = field(default=(), metadata=WHEN_SET)
 
     def clone(self, share_zone_lists: bool = False) -> GameState:
         """A copy whose containers are its own. With `share_zone_lists` (a decision's
@@ -322,6 +335,8 @@ class GameState:
             started=self.started,
             game_over=self.game_over,
             loop_positions=self.loop_positions,
+            planar_die=self.planar_die,
+            casual_options=self.casual_options,
         )
 
     # -------------------------------------------------------------- queries

@@ -14,7 +14,8 @@ variant for its behaviour (`variant_of(state)`) and never compares variant names
 from __future__ import annotations
 
 from collections import Counter
-from typing import ClassVar, Literal
+from collections.abc import Sequence
+from typing import Any, ClassVar, Literal
 
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.errors import InvalidCommand
@@ -141,12 +142,49 @@ class Variant:
     def players_left(self, t: Txn, players: list[str]) -> None:
         """What the variant does as players leave the game (807.4c, 807.4e-g)."""
 
+    # -------------------------------------------------------------- casual variants
+
+    @property
+    def key(self) -> str:
+        """The name a game records (`GameStarted.variant`): a composed variant's is
+        "supplement+base", which `variant_of` composes again."""
+        return f"{self.name}+{self.base_name}" if self.base_name else self.name
+
+    def starting_lives(self, life: dict[str, int], players: Sequence[Any]) -> dict[str, int]:
+        """Each player's starting life from the setups (902.4 vanguard modifiers, 904.5
+        the archenemy's 40)."""
+        return life
+
+    def opening_hand_size(self, player: Any) -> int:
+        """CR 103.5: seven cards (103.5a: as a vanguard's hand modifier changes it). The
+        mulligan procedure draws this many too (902.5a)."""
+        return 7
+
+    def supplements(self, t: Txn, cmd: Any, first: str) -> str:
+        """Supplementary decks and cards as the game begins (planar decks 901.5,
+        vanguards 902.3, scheme decks 904.4); the first player, which a variant may
+        choose instead (904.6)."""
+        return first
+
+    def position_supplements(self, t: Txn, cmd: Any, active: str) -> None:
+        """The same for a judge's position (its cards are put as given). `cmd` is the
+        `StartGame` or `SetUpPosition` command (its players and options)."""
+
 
 class Supplement(Variant):
     """A supplementary variant, played over a base variant (CR 901.12 and 901.14:
     Planechase over Two-Headed Giant or Grand Melee; 904.13: Archenemy with Commander):
     it overrides only the hooks its rules change and reaches the base's with `super()`.
     `compose` makes the combination."""
+
+    @staticmethod
+    def default_base(players: int) -> str:
+        """CR 901.2: two players play the two-player game, more Free-for-All."""
+        return "two_player" if players <= 2 else "free_for_all"
+
+    def may_be_over(self, base: Variant) -> bool:
+        """Whether the supplement may be played over `base`."""
+        return True
 
 
 def compose(supplement: type[Supplement], base: type[Variant]) -> Variant:
@@ -162,9 +200,24 @@ def compose(supplement: type[Supplement], base: type[Variant]) -> Variant:
     return combined()
 
 
+_COMPOSED: dict[str, Variant] = {}
+
+
+def composed(key: str) -> Variant | None:
+    """The variant a game recorded as "supplement+base" (`Variant.key`), composed once."""
+    found = _COMPOSED.get(key)
+    if found is None and "+" in key:
+        top, _, bottom = key.partition("+")
+        sup, base = VARIANTS.table.get(top), VARIANTS.table.get(bottom)
+        if not isinstance(sup, Supplement) or base is None or isinstance(base, Supplement):
+            return None
+        found = _COMPOSED[key] = compose(type(sup), type(base))
+    return found
+
+
 VARIANTS: Registry[str, Variant] = Registry("variant")
 #: the variants whose issues have not landed: named, refused as not supported yet
-NOT_YET = ("commander", "planechase", "vanguard", "archenemy")
+NOT_YET = ("commander",)
 
 
 def variant(cls: type[Variant]) -> type[Variant]:
@@ -180,18 +233,28 @@ def known_variants() -> tuple[str, ...]:
     return (*VARIANTS, *NOT_YET)
 
 
-def get_variant(name: str) -> Variant:
+def get_variant(name: str, base: str | None = None, players: int = 2) -> Variant:
+    """The named variant; a supplementary one over `base`, or over the default base
+    for the number of players (`Supplement.default_base`, 901.2)."""
     v = VARIANTS.get(name)
     if v is None:
         if name in NOT_YET:
             raise UnsupportedVariant(name)
         raise InvalidCommand("variant", f"unknown variant {name!r}")
+    if isinstance(v, Supplement):
+        under = get_variant(base or v.default_base(players))
+        if isinstance(under, Supplement) or not v.may_be_over(under):
+            raise InvalidCommand("options.base", f"{name} can't be played over "
+                                                 f"{under.name}")
+        return composed(f"{name}+{under.name}") or v
+    if base is not None:
+        raise InvalidCommand("options.base", f"{name} is not played over a base variant")
     return v
 
 
 def variant_of(s: GameState) -> Variant:
     """The game's variant (the two-player game for a state not started)."""
-    return VARIANTS.table.get(s.variant) or _BASE
+    return VARIANTS.table.get(s.variant) or composed(s.variant) or _BASE
 
 
 _BASE = Variant()

@@ -15,6 +15,7 @@ from __future__ import annotations
 from arbiter_core.cards.model.abilities import (
     Ability,
     ActivatedAbility,
+    CasualAbility,
     CardDefinition,
     Cost,
     CyclingAbility,
@@ -115,6 +116,7 @@ __all__ = [
     "AttackIfAble",
     "BecomeCreature",
     "CantAttackOrBlock",
+    "CasualAbility",
     "CantAttackYouIfChosenColorWithoutFlying",
     "CantGetPoison",
     "CantLose",

@@ -270,6 +270,23 @@ class CyclingAbility(DataModel):
     reminder: bool = False  # the Oracle prints reminder text (CR 207.2a)
 
 
+class CasualAbility(DataModel):
+    """An ability of a plane, phenomenon, scheme or vanguard card (CR 311-314, 901.7,
+    902.7, 904.8), which functions from the command zone: `name` keys what it does in
+    the variant module that implements it (`variants.casual_cards`), `text` is its Oracle
+    paragraph. `when` says what it is: a static ability, or the event it triggers on -
+    rolling {CHAOS} (311.7), encountering a phenomenon (312.5), setting a scheme in
+    motion (701.32)."""
+
+    kind: Literal["casual"] = "casual"
+    name: str
+    text: str
+    when: Literal["static", "chaos", "encounter", "set_in_motion", "your_end_step",
+                  "each_end_step", "your_draw_step"] = "static"
+    optional: bool = False  # "you may"
+    targets: tuple[TargetSpec, ...] = ()
+
+
 Ability = (
     KeywordAbility
     | SpellAbility
@@ -279,6 +296,7 @@ Ability = (
     | EnchantAbility
     | EquipAbility
     | CyclingAbility
+    | CasualAbility
 )
 
 

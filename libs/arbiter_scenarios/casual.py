@@ -1,0 +1,59 @@
+"""Scenario keys of the casual variants (../shared/spec/scenarios.md): the checks `plane`
+and `planar_deck_top` (Planechase, CR 901), the action `roll_planar_die` (901.9)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from arbiter_core.kernel.commands import Command, RollPlanarDie
+from arbiter_core.variants.planechase import PLANAR_DECK, face_up
+
+if TYPE_CHECKING:
+    from arbiter_scenarios.runner import Run
+
+
+class CasualCheckFailed(Exception):
+    pass
+
+
+def _plane(run: Run, value: Any, where: str) -> None:
+    """`{plane: Name}`: that card is face up (one of several in Grand Melee, 901.14);
+    `{plane: none}`: none is."""
+    ups = sorted(o.name for o in face_up(run.state))
+    if value is None or str(value).lower() == "none":
+        if ups:
+            raise CasualCheckFailed(f"{where}: plane: expected none, got {ups!r}")
+        return
+    if str(value) not in ups:
+        raise CasualCheckFailed(f"{where}: plane: expected {value!r}, got "
+                                f"{ups[0] if len(ups) == 1 else ups or 'none'!r}")
+
+
+def _planar_deck_top(run: Run, value: Any, where: str) -> None:
+    """`{planar_deck_top: {player: A1, is: Naya}}`: the top card of that planar deck."""
+    if not isinstance(value, dict) or "is" not in value:
+        raise CasualCheckFailed(f"{where}: planar_deck_top needs {{player, is}}")
+    s = run.state
+    player = value.get("player") or s.seats[0]
+    if player not in s.players:
+        raise CasualCheckFailed(f"{where}: no player named {player!r}")
+    deck = s.zone(str(player), PLANAR_DECK)
+    actual = s.objects[deck[0]].name if deck else None
+    if actual != value["is"]:
+        raise CasualCheckFailed(f"{where}: top of {player}'s planar deck: expected "
+                                f"{value['is']!r}, got {actual!r}")
+
+
+CHECKS: dict[str, Callable[[Run, Any, str], None]] = {
+    "plane": _plane,
+    "planar_deck_top": _planar_deck_top,
+}
+
+
+def command(run: Run, player: str, action: dict[str, Any]) -> Command | None:
+    """The command of a casual variant's action, or None."""
+    if action.get("roll_planar_die"):
+        marker = int(action["stack"]) if "stack" in action else None
+        return RollPlanarDie(player=player, marker=marker)
+    return None
