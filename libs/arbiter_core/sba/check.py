@@ -31,7 +31,6 @@ from arbiter_core.layers.characteristics import definition
 from arbiter_core.sba.conditions import found
 from arbiter_core.stack.priority import give_priority
 
-
 #: state-based actions a variant adds that act on the game rather than a permanent
 #: (704.6e-f: schemes and phenomena in the command zone): (txn, marker) -> True when one
 #: was performed (the check then repeats, 704.3)

@@ -16,7 +16,7 @@ resolves. After any roll the active player gets priority.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, cast
 
 from arbiter_core.cards import get_card
 from arbiter_core.cards.model import CasualAbility
@@ -144,7 +144,7 @@ def chaos(t: Txn, m: Marker, player: str) -> None:
 
 @ability_effects((INHERENT, PLANESWALKING))
 def _planeswalking(item: StackItem) -> Meaning:
-    return (), (PlaneswalkingAbility(),)  # type: ignore[arg-type]
+    return cast(Meaning, ((), (PlaneswalkingAbility(),)))
 
 
 @effect(PlaneswalkingAbility)

@@ -18,6 +18,7 @@ Glimmervoid Basin, Interplanar Tunnel.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import cast
 
 from arbiter_core.cards import get_card
 from arbiter_core.cards.build import card
@@ -54,7 +55,7 @@ class CasualEffect(DataModel):
 
 
 def casual(name: str, text: str, when: str = "static") -> CasualAbility:
-    return CasualAbility(name=name, text=text, when=when)  # type: ignore[arg-type]
+    return CasualAbility(name=name, text=text, when=when)
 
 
 def does(name: str) -> Callable[[Callable[[Txn, Marker, StackItem], None]],
@@ -68,7 +69,7 @@ def does(name: str) -> Callable[[Callable[[Txn, Marker, StackItem], None]],
 
 @ability_effects(CasualAbility)
 def _meaning(ab: CasualAbility) -> Meaning:
-    return ab.targets, (CasualEffect(name=ab.name),)  # type: ignore[arg-type]
+    return cast(Meaning, (ab.targets, (CasualEffect(name=ab.name),)))
 
 
 @effect(CasualEffect)
