@@ -19,8 +19,16 @@ class CasualCheckFailed(Exception):
 
 def _plane(run: Run, value: Any, where: str) -> None:
     """`{plane: Name}`: that card is face up (one of several in Grand Melee, 901.14);
-    `{plane: none}`: none is."""
+    `{plane: none}`: none is; `{plane: {is: Name, controller: P}}`: and P controls it
+    (the planar controller, 901.6)."""
     ups = sorted(o.name for o in face_up(run.state))
+    if isinstance(value, dict):  # {is: Name, controller: P}: and its planar controller
+        _plane(run, value.get("is"), where)
+        held = {o.controller for o in face_up(run.state) if o.name == value.get("is")}
+        if "controller" in value and value["controller"] not in held:
+            raise CasualCheckFailed(f"{where}: planar controller of {value.get('is')}: "
+                                    f"expected {value['controller']!r}, got {sorted(held)!r}")
+        return
     if value is None or str(value).lower() == "none":
         if ups:
             raise CasualCheckFailed(f"{where}: plane: expected none, got {ups!r}")
