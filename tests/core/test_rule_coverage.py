@@ -1,4 +1,6 @@
-"""Every multiplayer rule (CR 800-811) is proven by a scenario in tests/scenarios/, and
+"""Every multiplayer rule (CR 800-811) and every rule of the casual variants Planechase,
+Vanguard and Archenemy (901, 902, 904, 704.6e-f) is proven by a scenario in
+tests/scenarios/, and
 every deck construction rule of 100.2 by a scenario or a deck-check case (tests/decks/:
 a rule counts when a legal case and an illegal case cite it and the illegal one expects
 a violation of it).
@@ -30,9 +32,11 @@ from arbiter_core.kernel.rules_index import RULE_NUMBERS
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "tests" / "scenarios"
 COVERAGE_DOC = ROOT / "docs" / "rule-coverage.md"
-SECTIONS = [str(n) for n in range(800, 812)]
+#: the multiplayer rules and the casual variants of issue 17 (901 Planechase, 902
+#: Vanguard, 904 Archenemy)
+SECTIONS = [*(str(n) for n in range(800, 812)), "901", "902", "904"]
 #: rules and their subrules ("100.2": 100.2, 100.2a-d), covered like a section's
-RULE_GROUPS = ["100.2"]
+RULE_GROUPS = ["100.2", "704.6e", "704.6f"]
 
 NOT_APPLICABLE = "not applicable"
 NOT_IMPLEMENTED = "not yet implemented"
