@@ -40,3 +40,10 @@ DECKS: dict[str, list[str]] = {
 def deck_for_seat(i: int) -> list[str]:
     names = sorted(DECKS)
     return list(DECKS[names[i % len(names)]])
+
+
+#: the planar deck each bot plays in Planechase: the plane and phenomenon cards the engine
+#: implements so far (fewer than the ten of 901.3: issue 17's gap, named in
+#: docs/casual-variants.md)
+BOT_PLANAR_DECK: tuple[str, ...] = ("Krosa", "Sokenzan", "Academy at Tolaria West",
+                                    "Chaotic Aether")

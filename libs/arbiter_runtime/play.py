@@ -12,7 +12,7 @@ from arbiter_core.kernel.hashing import state_hash
 from arbiter_core.kernel.state import Decision, GameState, Priority
 from arbiter_core.variants.base import get_variant
 from arbiter_runtime.bots import RandomBot
-from arbiter_runtime.decks import deck_for_seat
+from arbiter_runtime.decks import BOT_PLANAR_DECK, deck_for_seat
 from arbiter_runtime.session import GameSession
 from arbiter_runtime.snapshots import snapshot_every
 from arbiter_store import EventStore
@@ -46,10 +46,16 @@ def team_names(variant: str, players: int) -> list[str | None]:
     """Teams for a bot game, as the variant seats them by default (`bot_team_size`):
     two teams (2HG: two heads each with 4 players, three with 6, 810.1/810.11), Emperor
     teams of three; none in FFA."""
-    size = get_variant(variant).bot_team_size(players)
+    size = get_variant(variant, players=players).bot_team_size(players)
     if size is None:
         return [None] * players
     return [chr(ord("A") + i // size) for i in range(players)]
+
+
+def _planar_deck(variant: str, players: int) -> list[str]:
+    """Each bot's planar deck in Planechase (901.3), none otherwise."""
+    planechase = getattr(get_variant(variant, players=players), "planechase", False)
+    return list(BOT_PLANAR_DECK) if planechase else []
 
 
 def play_bot_game(store: EventStore, game_id: str, players: int, seed: int,
@@ -66,7 +72,8 @@ def play_bot_game(store: EventStore, game_id: str, players: int, seed: int,
     session.execute(StartGame(
         game_id=game_id, variant=variant, seed=seed, random_seating=True, attack=attack,
         range_of_influence=range_of_influence,
-        players=[PlayerSetup(name=n, team=teams[i], deck=own.get(n) or deck_for_seat(i))
+        players=[PlayerSetup(name=n, team=teams[i], deck=own.get(n) or deck_for_seat(i),
+                             planar_deck=_planar_deck(variant, players))
                  for i, n in enumerate(names)]))
     bots = {n: RandomBot(seed * 1000 + i) for i, n in enumerate(names)}
     actions = 0
