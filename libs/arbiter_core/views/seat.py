@@ -34,7 +34,7 @@ from arbiter_core.kernel.state import (
 from arbiter_core.layers.characteristics import is_creature, power_toughness
 from arbiter_core.variants.base import variant_of
 
-HIDDEN_ZONES = frozenset({"hand", "library"})
+HIDDEN_ZONES = frozenset({"hand", "library", "planar_deck", "scheme_deck"})  # 901.4, 904.4
 SPECTATOR = "*spectator*"  # the viewer of `spectator_view` (never a player's name)
 FACE_DOWN_NAME = "face-down card"
 
