@@ -40,7 +40,7 @@ def test_planar_die_distribution_60000_rolls() -> None:
     over 60,000 rolls from the seeded generator (one per state version, as the engine
     draws them) with 2 degrees of freedom: below 13.82, the 0.001 significance level
     (a fair die fails this test once in a thousand seeds)."""
-    counts = Counter(Rng(12345, version).choice(FACES) for version in range(60_000))
+    counts: Counter[str] = Counter(Rng(12345, version).choice(FACES) for version in range(60_000))
     expected = {"planeswalker": 10_000, "chaos": 10_000, "blank": 40_000}
     chi2 = sum((counts[k] - n) ** 2 / n for k, n in expected.items())
     assert set(counts) == set(expected)
