@@ -42,8 +42,8 @@ def deck_for_seat(i: int) -> list[str]:
     return list(DECKS[names[i % len(names)]])
 
 
-#: the planar deck each bot plays in Planechase: the plane and phenomenon cards the engine
-#: implements so far (fewer than the ten of 901.3: issue 17's gap, named in
-#: docs/casual-variants.md)
-BOT_PLANAR_DECK: tuple[str, ...] = ("Krosa", "Sokenzan", "Academy at Tolaria West",
-                                    "Chaotic Aether")
+#: the planar deck each bot plays in Planechase: ten different names, two of them
+#: phenomena (901.3)
+BOT_PLANAR_DECK: tuple[str, ...] = (
+    "Krosa", "Sokenzan", "Academy at Tolaria West", "Panopticon", "Lethe Lake",
+    "The Eon Fog", "The Hippodrome", "Tazeem", "Chaotic Aether", "Mutual Epiphany")

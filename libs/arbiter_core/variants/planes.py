@@ -10,15 +10,15 @@ Each card is declarative data: its abilities are `CasualAbility` records with th
 paragraph as `text`; what each does is registered here by the ability's `name`
 (`CASUAL_EFFECTS`, shared with the scheme and vanguard modules).
 
-Implemented: Krosa, Academy at Tolaria West, Chaotic Aether, and Sokenzan (all but the
-additional combat and main phase of its chaos ability). Not yet in the pool: Naya,
-Glimmervoid Basin, Interplanar Tunnel.
+Here: Krosa, Academy at Tolaria West, Chaotic Aether, and Sokenzan (all but the
+additional combat and main phase of its chaos ability); more planes are in
+`planes_oracle`. Not yet in the pool: Naya, Glimmervoid Basin, Interplanar Tunnel.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import cast
+from typing import Any, cast
 
 from arbiter_core.cards import get_card
 from arbiter_core.cards.build import card
@@ -54,8 +54,8 @@ class CasualEffect(DataModel):
     name: str
 
 
-def casual(name: str, text: str, when: str = "static") -> CasualAbility:
-    return CasualAbility(name=name, text=text, when=when)
+def casual(name: str, text: str, when: str = "static", **more: Any) -> CasualAbility:
+    return CasualAbility(name=name, text=text, when=when, **more)
 
 
 def does(name: str) -> Callable[[Callable[[Txn, Marker, StackItem], None]],
@@ -69,6 +69,9 @@ def does(name: str) -> Callable[[Callable[[Txn, Marker, StackItem], None]],
 
 @ability_effects(CasualAbility)
 def _meaning(ab: CasualAbility) -> Meaning:
+    """The card model's effects where they say it, else the behaviour named."""
+    if ab.effects:
+        return ab.targets, ab.effects
     return cast(Meaning, (ab.targets, (CasualEffect(name=ab.name),)))
 
 
@@ -146,33 +149,51 @@ OUTSIDE_GRANTS.add("grants", _plane_grants)
 def _encounter(s: GameState, e: PlaneTurnedFaceUp, current: int | None, before: Obj | None
                ) -> Sequence[ev.Event]:
     """CR 312.5: "when you encounter" a phenomenon - moved off a planar deck and turned
-    face up (not as the starting plane is set, 901.5)."""
+    face up; "when you planeswalk to" a plane (901.11). Not as the starting plane is set
+    (901.5: nothing triggers)."""
     o = s.objects[e.new_id]
-    if not e.planeswalked or not is_phenomenon(o):
+    if not e.planeswalked:
         return []
+    when, rule = ("encounter", "312.5") if is_phenomenon(o) else ("planeswalk_to", "901.11")
     m = s.marker_of(e.controller) or next(iter(s.markers.values()))
     return [ev.AbilityTriggered(source=o.id, source_name=o.name, controller=e.controller,
-                                ability=i, marker=m.number, rule="312.5")
+                                ability=i, marker=m.number, rule=rule)
             for i, ab in enumerate(get_card(o.name).abilities)
-            if isinstance(ab, CasualAbility) and ab.when == "encounter"]
+            if isinstance(ab, CasualAbility) and ab.when == when]
 
 
-@step_action(Step.END, order=-5)
-def _your_end_step(t: Txn, m: Marker) -> bool:
-    """"At the beginning of your end step" abilities of face-up planes (603.2, 901.7),
-    with their intervening "if" (603.4)."""
+def step_triggers(t: Txn, m: Marker, when: str) -> None:
+    """"At the beginning of your upkeep / draw step / end step" abilities of the face-up
+    planes the active player controls (603.2, 901.7), with an intervening "if" (603.4)."""
     s = t.s
     if not is_planechase(s):
-        return False
+        return
     for o in face_up(s):
         if o.controller != m.holder:
             continue
         for i, ab in enumerate(get_card(o.name).abilities):
-            if isinstance(ab, CasualAbility) and ab.when == "your_end_step" \
+            if isinstance(ab, CasualAbility) and ab.when == when \
                     and _condition(s, ab.name, o.controller):
                 t.emit(ev.AbilityTriggered(source=o.id, source_name=o.name,
                                            controller=o.controller, ability=i,
                                            marker=m.number, rule="603.2"))
+
+
+@step_action(Step.UPKEEP, order=-5)
+def _your_upkeep(t: Txn, m: Marker) -> bool:
+    step_triggers(t, m, "your_upkeep")
+    return False
+
+
+@step_action(Step.DRAW, order=5)
+def _your_draw_step(t: Txn, m: Marker) -> bool:
+    step_triggers(t, m, "your_draw_step")  # after the turn's draw (504.1)
+    return False
+
+
+@step_action(Step.END, order=-5)
+def _your_end_step(t: Txn, m: Marker) -> bool:
+    step_triggers(t, m, "your_end_step")
     return False
 
 

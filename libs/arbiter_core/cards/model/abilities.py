@@ -281,10 +281,12 @@ class CasualAbility(DataModel):
     kind: Literal["casual"] = "casual"
     name: str
     text: str
-    when: Literal["static", "chaos", "encounter", "set_in_motion", "your_end_step",
-                  "each_end_step", "your_draw_step"] = "static"
+    when: Literal["static", "chaos", "encounter", "planeswalk_to", "set_in_motion",
+                  "your_upkeep", "your_draw_step", "your_end_step", "each_end_step"] = "static"
     optional: bool = False  # "you may"
     targets: tuple[TargetSpec, ...] = ()
+    #: what it does, when the card model's effects say it; else `name` says
+    effects: tuple[Effect, ...] = ()
 
 
 Ability = (
