@@ -47,3 +47,10 @@ def deck_for_seat(i: int) -> list[str]:
 BOT_PLANAR_DECK: tuple[str, ...] = (
     "Krosa", "Sokenzan", "Academy at Tolaria West", "Panopticon", "Lethe Lake",
     "The Eon Fog", "The Hippodrome", "Tazeem", "Chaotic Aether", "Mutual Epiphany")
+
+#: the archenemy bot's scheme deck: twenty schemes, two of each (904.3)
+BOT_SCHEME_DECK: tuple[str, ...] = tuple(name for name in (
+    "Roots of All Evil", "There Is No Refuge", "The Iron Guardian Stirs",
+    "I Delight in Your Convulsions", "Know Naught but Fire", "Mortal Flesh Is Weak",
+    "Embrace My Diabolical Vision", "Behold the Power of Destruction",
+    "Make Yourself Useful", "The Very Soil Shall Shake") for _ in range(2))

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from arbiter_core.kernel.commands import PlayerSetup, StartGame
 from arbiter_core.kernel.hashing import state_hash
 from arbiter_core.kernel.state import Decision, GameState, Priority
 from arbiter_core.variants.base import get_variant
 from arbiter_runtime.bots import RandomBot
-from arbiter_runtime.decks import BOT_PLANAR_DECK, deck_for_seat
+from arbiter_runtime.decks import BOT_PLANAR_DECK, BOT_SCHEME_DECK, deck_for_seat
 from arbiter_runtime.session import GameSession
 from arbiter_runtime.snapshots import snapshot_every
 from arbiter_store import EventStore
@@ -46,16 +46,27 @@ def team_names(variant: str, players: int) -> list[str | None]:
     """Teams for a bot game, as the variant seats them by default (`bot_team_size`):
     two teams (2HG: two heads each with 4 players, three with 6, 810.1/810.11), Emperor
     teams of three; none in FFA."""
-    size = get_variant(variant, players=players).bot_team_size(players)
+    v = get_variant(variant, players=players)
+    fixed = getattr(v, "bot_teams", None)  # Archenemy: one against the rest (904.2a)
+    if fixed is not None:
+        return list(fixed(players))
+    size = v.bot_team_size(players)
     if size is None:
         return [None] * players
     return [chr(ord("A") + i // size) for i in range(players)]
 
 
-def _planar_deck(variant: str, players: int) -> list[str]:
-    """Each bot's planar deck in Planechase (901.3), none otherwise."""
-    planechase = getattr(get_variant(variant, players=players), "planechase", False)
-    return list(BOT_PLANAR_DECK) if planechase else []
+def _supplements(variant: str, players: int, seat: int) -> dict[str, Any]:
+    """Each bot's planar deck in Planechase (901.3); the archenemy's scheme deck
+    (904.3: the first seat, `bot_teams`)."""
+    v = get_variant(variant, players=players)
+    out: dict[str, Any] = {}
+    if getattr(v, "planechase", False):
+        out["planar_deck"] = list(BOT_PLANAR_DECK)
+    if getattr(v, "archenemy", False) and seat == 0:
+        out["scheme_deck"] = list(BOT_SCHEME_DECK)
+        out["archenemy"] = True
+    return out
 
 
 def play_bot_game(store: EventStore, game_id: str, players: int, seed: int,
@@ -73,7 +84,7 @@ def play_bot_game(store: EventStore, game_id: str, players: int, seed: int,
         game_id=game_id, variant=variant, seed=seed, random_seating=True, attack=attack,
         range_of_influence=range_of_influence,
         players=[PlayerSetup(name=n, team=teams[i], deck=own.get(n) or deck_for_seat(i),
-                             planar_deck=_planar_deck(variant, players))
+                             **_supplements(variant, players, i))
                  for i, n in enumerate(names)]))
     bots = {n: RandomBot(seed * 1000 + i) for i, n in enumerate(names)}
     actions = 0

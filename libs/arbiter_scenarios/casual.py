@@ -1,5 +1,6 @@
 """Scenario keys of the casual variants (../shared/spec/scenarios.md): the checks `plane`
-and `planar_deck_top` (Planechase, CR 901), the action `roll_planar_die` (901.9)."""
+and `planar_deck_top` (Planechase, CR 901), `scheme_in_motion` and `scheme_deck_bottom`
+(Archenemy, 904), the action `roll_planar_die` (901.9)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from arbiter_core.kernel.commands import Command, RollPlanarDie
+from arbiter_core.variants.archenemy import SCHEME_DECK, face_up_schemes
 from arbiter_core.variants.planechase import PLANAR_DECK, face_up
 
 if TYPE_CHECKING:
@@ -53,9 +55,38 @@ def _planar_deck_top(run: Run, value: Any, where: str) -> None:
                                 f"{value['is']!r}, got {actual!r}")
 
 
+def _scheme_in_motion(run: Run, value: Any, where: str) -> None:
+    """`{scheme_in_motion: Name}`: that scheme is face up; `none`: no scheme is."""
+    ups = sorted(o.name for o in face_up_schemes(run.state))
+    if value is None or str(value).lower() == "none":
+        if ups:
+            raise CasualCheckFailed(f"{where}: scheme_in_motion: expected none, got {ups!r}")
+    elif str(value) not in ups:
+        raise CasualCheckFailed(f"{where}: scheme_in_motion: expected {value!r}, got "
+                                f"{ups or 'none'!r}")
+
+
+def _scheme_deck_bottom(run: Run, value: Any, where: str) -> None:
+    """`{scheme_deck_bottom: {player: A1, is: Name}}`: the bottom card of a scheme deck
+    (where a non-ongoing scheme goes, 704.6e)."""
+    if not isinstance(value, dict) or "is" not in value:
+        raise CasualCheckFailed(f"{where}: scheme_deck_bottom needs {{player, is}}")
+    s = run.state
+    player = str(value.get("player"))
+    if player not in s.players:
+        raise CasualCheckFailed(f"{where}: no player named {player!r}")
+    deck = s.zone(player, SCHEME_DECK)
+    actual = s.objects[deck[-1]].name if deck else None
+    if actual != value["is"]:
+        raise CasualCheckFailed(f"{where}: bottom of {player}'s scheme deck: expected "
+                                f"{value['is']!r}, got {actual!r}")
+
+
 CHECKS: dict[str, Callable[[Run, Any, str], None]] = {
     "plane": _plane,
     "planar_deck_top": _planar_deck_top,
+    "scheme_in_motion": _scheme_in_motion,
+    "scheme_deck_bottom": _scheme_deck_bottom,
 }
 
 

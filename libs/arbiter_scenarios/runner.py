@@ -28,7 +28,8 @@ from arbiter_scenarios.names import NameError_, Names
 from arbiter_store import open_store
 
 SUPPORTED_OPTIONS = {"attack", "range_of_influence", "starting_life", "deploy_creatures",
-                     "shared_team_turns", "base", "planar_die_rolls_free"}
+                     "shared_team_turns", "base", "planar_die_rolls_free",
+                     "supervillain_rumble"}
 #: the supplementary deck each casual variant uses
 CASUAL_DECKS = {"planar_deck": "planechase", "scheme_deck": "archenemy"}
 
@@ -73,7 +74,7 @@ class Run:
 
 def _setup(sc: Any) -> Run:
     try:
-        get_variant(sc.variant, sc.options.get("base"), len(sc.players))
+        get_variant(sc.variant, _base(sc), len(sc.players))
     except ArbiterError as e:
         raise ScenarioFailed(str(e)) from None
     _check_casual(sc)
@@ -98,7 +99,7 @@ def _setup(sc: Any) -> Run:
                 setup_cards.extend(c.card for c in cards)
                 where.extend((p.name, i) if zone == "battlefield" else None
                              for i in range(len(cards)))
-            players.append(PositionPlayer(name=p.name, team=p.team, life=p.life,
+            players.append(PositionPlayer(name=p.name, team=_team(sc, p), life=p.life,
                                           poison=p.poison, zones=zones, vanguard=p.vanguard,
                                           archenemy=p.archenemy))
         names = Names(setup_cards)
@@ -117,7 +118,8 @@ def _setup(sc: Any) -> Run:
             deploy_creatures=opts.get("deploy_creatures"),
             shared_team_turns=opts.get("shared_team_turns"),
             team_life=dict(sc.team_life), team_poison=dict(sc.team_poison),
-            markers=dict(sc.turn_markers), base=opts.get("base"),
+            markers=dict(sc.turn_markers), base=_base(sc),
+            supervillain_rumble=bool(opts.get("supervillain_rumble", False)),
             planar_die_rolls_free=bool(opts.get("planar_die_rolls_free", False)),
             planar_die=list(sc.planar_die))
     else:
@@ -132,12 +134,14 @@ def _setup(sc: Any) -> Run:
         names = Names(setup_cards)
         cmd = StartGame(
             game_id=session.game_id, variant=sc.variant, seed=sc.seed,
-            players=[PlayerSetup(name=p.name, team=p.team, deck=[c.card for c in p.library],
+            players=[PlayerSetup(name=p.name, team=_team(sc, p),
+                                 deck=[c.card for c in p.library],
                                  planar_deck=[c.card for c in p.planar_deck],
                                  scheme_deck=[c.card for c in p.scheme_deck],
                                  vanguard=p.vanguard, archenemy=p.archenemy)
                      for p in sc.players],
-            base=opts.get("base"),
+            base=_base(sc),
+            supervillain_rumble=bool(opts.get("supervillain_rumble", False)),
             planar_die_rolls_free=bool(opts.get("planar_die_rolls_free", False)),
             starting_life=opts.get("starting_life"), attack=opts.get("attack"),
             range_of_influence=opts.get("range_of_influence"),
@@ -159,7 +163,7 @@ def _setup(sc: Any) -> Run:
 def _check_casual(sc: Any) -> None:
     """A supplementary deck belongs to its variant (a planar deck to Planechase, 901.3);
     `planar_die` supposes results only for a Planechase position (`start`)."""
-    v = get_variant(sc.variant, sc.options.get("base"), len(sc.players))
+    v = get_variant(sc.variant, _base(sc), len(sc.players))
     for p in sc.players:
         for zone, feature in CASUAL_DECKS.items():
             if getattr(p, zone) and not getattr(v, feature, False):
@@ -167,6 +171,27 @@ def _check_casual(sc: Any) -> None:
     if sc.planar_die and (not getattr(v, "planechase", False) or sc.start is None):
         raise ScenarioFailed("planar_die: supposes planar die results in a planechase "
                              "position (give `start`)")
+
+
+def _base(sc: Any) -> str | None:
+    """The base variant: `options.base`, or Free-for-All for a Supervillain Rumble
+    (904.12a)."""
+    base = sc.options.get("base")
+    if base is None and sc.options.get("supervillain_rumble"):
+        return "free_for_all"
+    return str(base) if base is not None else None
+
+
+def _team(sc: Any, p: Any) -> str | None:
+    """The player's team; in Archenemy without teams given, the archenemy's team of one
+    and the heroes' (904.2a-b)."""
+    team: str | None = p.team
+    if team is not None or sc.options.get("supervillain_rumble"):
+        return team
+    v = get_variant(sc.variant, _base(sc), len(sc.players))
+    if getattr(v, "archenemy", False):
+        return "archenemy" if p.archenemy else "heroes"
+    return team
 
 
 def _battlefield_entry(names: Names, where: list[tuple[str, int] | None],

@@ -2036,8 +2036,8 @@ FACTS: dict[str, CardFacts] = {
         ),
         keywords=(),
     ),
-    "Look Skyward and Despair": CardFacts(
-        name="Look Skyward and Despair",
+    "There Is No Refuge": CardFacts(
+        name="There Is No Refuge",
         mana_cost="",
         colors=(),
         supertypes=(),
@@ -2046,8 +2046,8 @@ FACTS: dict[str, CardFacts] = {
         power=None,
         toughness=None,
         oracle_text=(
-            "When you set this scheme in motion, create a 5/5 red Dragon creature "
-            "token with flying."
+            "When you set this scheme in motion, it deals 3 damage to up to one "
+            "target creature. Create a 3/3 black Horror creature token."
         ),
         keywords=(),
     ),
@@ -2096,21 +2096,6 @@ FACTS: dict[str, CardFacts] = {
         ),
         keywords=(),
     ),
-    "The Mighty Will Fall": CardFacts(
-        name="The Mighty Will Fall",
-        mana_cost="",
-        colors=(),
-        supertypes=(),
-        types=("Scheme",),
-        subtypes=(),
-        power=None,
-        toughness=None,
-        oracle_text=(
-            "When you set this scheme in motion, choose an opponent with the "
-            "highest life total among your opponents. That player loses 7 life."
-        ),
-        keywords=(),
-    ),
     "Mortal Flesh Is Weak": CardFacts(
         name="Mortal Flesh Is Weak",
         mana_cost="",
@@ -2155,6 +2140,22 @@ FACTS: dict[str, CardFacts] = {
             "(An ongoing scheme remains face up until it's abandoned.)\n"
             "Creatures you control get +2/+2 and have trample.\n"
             "When a creature you control dies, abandon this scheme."
+        ),
+        keywords=(),
+    ),
+    "Make Yourself Useful": CardFacts(
+        name="Make Yourself Useful",
+        mana_cost="",
+        colors=(),
+        supertypes=(),
+        types=("Scheme",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "When you set this scheme in motion, destroy target creature an "
+            "opponent controls. If a creature is destroyed this way, you gain life "
+            "equal to its toughness."
         ),
         keywords=(),
     ),

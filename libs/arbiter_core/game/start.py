@@ -109,7 +109,7 @@ def start_game(t: Txn, cmd: StartGame) -> None:
     teams = _teams(v, seats, given)
     heads = max(Counter(teams.values()).values())
     life = cmd.starting_life or v.team_life(heads)
-    lives = v.starting_lives(dict.fromkeys(seats, life), cmd.players)
+    lives = v.starting_lives(dict.fromkeys(seats, life), cmd)
     _started(t, v, cmd.game_id, cmd.seed, seats, teams, lives, {}, cmd)
     decks = {p.name: p.deck for p in cmd.players}
     for name in seats:
@@ -159,7 +159,7 @@ def _position_life(v: Variant, cmd: SetUpPosition, names: list[str], teams: dict
     """Each player's life and poison: as given, per team as given, else the variant's."""
     heads = max(Counter(teams.values()).values())
     base_life = cmd.starting_life or v.team_life(heads)
-    modified = v.starting_lives(dict.fromkeys(names, base_life), cmd.players)
+    modified = v.starting_lives(dict.fromkeys(names, base_life), cmd)
     life = {p.name: modified[p.name] if p.life is None else p.life for p in cmd.players}
     poison = {p.name: p.poison for p in cmd.players if p.poison}
     for team, total in cmd.team_life.items():

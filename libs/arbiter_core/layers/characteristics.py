@@ -148,7 +148,7 @@ def _granted_to_all_creatures(s: GameState, o: Obj) -> list[str]:
         if near is None or o.controller in near:
             out += _card_grants(src.name)
     for outside in OUTSIDE_GRANTS["grants"]:
-        out += outside(s)
+        out += outside(s, o)
     return out
 
 
@@ -162,11 +162,11 @@ StaticEffect = ModifyPowerToughness | CantAttackOrBlock
 
 #: static effects of objects that work outside the battlefield (901.7: a face-up plane's
 #: in the command zone), each rule listing its own: state -> (source, effect) pairs for
-#: "statics"; state -> (source, keyword) pairs every creature has for "grants"
+#: "statics"; (state, creature) -> keywords the creature has for "grants"
 OUTSIDE_STATICS: Hooks[str, Callable[[GameState], list[tuple[Obj, StaticEffect]]]] = Hooks(
     "static effects from outside the battlefield")
-OUTSIDE_GRANTS: Hooks[str, Callable[[GameState], list[str]]] = Hooks(
-    "keywords all creatures have from outside the battlefield")
+OUTSIDE_GRANTS: Hooks[str, Callable[[GameState, Obj], list[str]]] = Hooks(
+    "keywords creatures have from outside the battlefield")
 
 
 @functools.cache

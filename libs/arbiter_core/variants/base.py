@@ -14,7 +14,6 @@ variant for its behaviour (`variant_of(state)`) and never compares variant names
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
 from typing import Any, ClassVar, Literal
 
 from arbiter_core.kernel import events as ev
@@ -150,9 +149,9 @@ class Variant:
         "supplement+base", which `variant_of` composes again."""
         return f"{self.name}+{self.base_name}" if self.base_name else self.name
 
-    def starting_lives(self, life: dict[str, int], players: Sequence[Any]) -> dict[str, int]:
-        """Each player's starting life from the setups (902.4 vanguard modifiers, 904.5
-        the archenemy's 40)."""
+    def starting_lives(self, life: dict[str, int], cmd: Any) -> dict[str, int]:
+        """Each player's starting life from the command's setups (902.4 vanguard
+        modifiers, 904.5 the archenemy's 40)."""
         return life
 
     def opening_hand_size(self, player: Any) -> int:

@@ -132,7 +132,7 @@ def _plane_statics(s: GameState) -> list[tuple[Obj, StaticEffect]]:
     return [(o, eff) for o, name in _anthems(s) for eff in ANTHEMS[name][0]]
 
 
-def _plane_grants(s: GameState) -> list[str]:
+def _plane_grants(s: GameState, o: Obj) -> list[str]:
     if not is_planechase(s):
         return []
     return [kw for _, name in _anthems(s) for kw in ANTHEMS[name][1]]
