@@ -54,3 +54,6 @@ BOT_SCHEME_DECK: tuple[str, ...] = tuple(name for name in (
     "I Delight in Your Convulsions", "Know Naught but Fire", "Mortal Flesh Is Weak",
     "Embrace My Diabolical Vision", "Behold the Power of Destruction",
     "Make Yourself Useful", "The Very Soil Shall Shake") for _ in range(2))
+
+#: the vanguards bots play, in seat order (902.3)
+BOT_VANGUARDS: tuple[str, ...] = ("Gerrard", "Squee", "Ertai")

@@ -12,7 +12,12 @@ from arbiter_core.kernel.hashing import state_hash
 from arbiter_core.kernel.state import Decision, GameState, Priority
 from arbiter_core.variants.base import get_variant
 from arbiter_runtime.bots import RandomBot
-from arbiter_runtime.decks import BOT_PLANAR_DECK, BOT_SCHEME_DECK, deck_for_seat
+from arbiter_runtime.decks import (
+    BOT_PLANAR_DECK,
+    BOT_SCHEME_DECK,
+    BOT_VANGUARDS,
+    deck_for_seat,
+)
 from arbiter_runtime.session import GameSession
 from arbiter_runtime.snapshots import snapshot_every
 from arbiter_store import EventStore
@@ -58,7 +63,7 @@ def team_names(variant: str, players: int) -> list[str | None]:
 
 def _supplements(variant: str, players: int, seat: int) -> dict[str, Any]:
     """Each bot's planar deck in Planechase (901.3); the archenemy's scheme deck
-    (904.3: the first seat, `bot_teams`)."""
+    (904.3: the first seat, `bot_teams`); each bot's vanguard (902.3)."""
     v = get_variant(variant, players=players)
     out: dict[str, Any] = {}
     if getattr(v, "planechase", False):
@@ -66,6 +71,8 @@ def _supplements(variant: str, players: int, seat: int) -> dict[str, Any]:
     if getattr(v, "archenemy", False) and seat == 0:
         out["scheme_deck"] = list(BOT_SCHEME_DECK)
         out["archenemy"] = True
+    if getattr(v, "vanguard", False):  # 902.3: one vanguard card each
+        out["vanguard"] = BOT_VANGUARDS[seat % len(BOT_VANGUARDS)]
     return out
 
 
