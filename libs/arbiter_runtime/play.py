@@ -47,11 +47,11 @@ def waiting_players(state: GameState) -> list[str]:
     return out
 
 
-def team_names(variant: str, players: int) -> list[str | None]:
+def team_names(variant: str, players: int, base: str | None = None) -> list[str | None]:
     """Teams for a bot game, as the variant seats them by default (`bot_team_size`):
     two teams (2HG: two heads each with 4 players, three with 6, 810.1/810.11), Emperor
     teams of three; none in FFA."""
-    v = get_variant(variant, players=players)
+    v = get_variant(variant, base, players)
     fixed = getattr(v, "bot_teams", None)  # Archenemy: one against the rest (904.2a)
     if fixed is not None:
         return list(fixed(players))
@@ -61,10 +61,11 @@ def team_names(variant: str, players: int) -> list[str | None]:
     return [chr(ord("A") + i // size) for i in range(players)]
 
 
-def _supplements(variant: str, players: int, seat: int) -> dict[str, Any]:
+def supplements(variant: str, players: int, seat: int, base: str | None = None
+                ) -> dict[str, Any]:
     """Each bot's planar deck in Planechase (901.3); the archenemy's scheme deck
     (904.3: the first seat, `bot_teams`); each bot's vanguard (902.3)."""
-    v = get_variant(variant, players=players)
+    v = get_variant(variant, base, players)
     out: dict[str, Any] = {}
     if getattr(v, "planechase", False):
         out["planar_deck"] = list(BOT_PLANAR_DECK)
@@ -81,17 +82,20 @@ def play_bot_game(store: EventStore, game_id: str, players: int, seed: int,
                   progress: Callable[[GameState], None] | None = None,
                   attack: Literal["left", "right", "multiple", "any"] | None = None,
                   range_of_influence: int | None = None,
-                  decks: dict[str, list[str]] | None = None) -> GameSummary:
-    """`decks`: a seat's own deck (checked deck lists); other seats get the bot decks."""
+                  decks: dict[str, list[str]] | None = None,
+                  base: str | None = None) -> GameSummary:
+    """`decks`: a seat's own deck (checked deck lists); other seats get the bot decks.
+    `base`: a casual variant's base variant (Planechase over Two-Headed Giant, 901.12)."""
     names = [f"P{i + 1}" for i in range(players)]
     own = decks or {}
-    teams = team_names(variant, players)
+    teams = team_names(variant, players, base)
     session = GameSession(store, game_id, snapshot_every=snapshot_every(players))
     session.execute(StartGame(
         game_id=game_id, variant=variant, seed=seed, random_seating=True, attack=attack,
+        base=base,
         range_of_influence=range_of_influence,
         players=[PlayerSetup(name=n, team=teams[i], deck=own.get(n) or deck_for_seat(i),
-                             **_supplements(variant, players, i))
+                             **supplements(variant, players, i, base))
                  for i, n in enumerate(names)]))
     bots = {n: RandomBot(seed * 1000 + i) for i, n in enumerate(names)}
     actions = 0

@@ -70,7 +70,7 @@ from arbiter_core.views.legal import legal_actions
 from arbiter_runtime.bots import RandomBot
 from arbiter_runtime.codec import from_stored
 from arbiter_runtime.decks import deck_for_seat
-from arbiter_runtime.play import team_names, waiting_players
+from arbiter_runtime.play import supplements, team_names, waiting_players
 from arbiter_runtime.session import GameSession
 from arbiter_store import EventStore, NewEvent, open_store
 
@@ -96,9 +96,16 @@ MULTIPLAYER: list[Game] = [
         ("two_headed_giant", 4), ("two_headed_giant", 6),
         ("free_for_all:range=1,attack=left", 5), ("team_vs_team", 4), ("emperor", 6)])
     for seed in range(4000 + 100 * k, 4005 + 100 * k)]
+# The casual variants (issue 17): Planechase over Free-for-All, Two-Headed Giant and
+# Grand Melee (two turn markers), Vanguard, Archenemy one against three.
+CASUAL: list[Game] = [
+    (variant, n, seed) for k, (variant, n) in enumerate([
+        ("planechase:base=free_for_all", 4), ("planechase:base=two_headed_giant", 4),
+        ("planechase:base=grand_melee", 8), ("vanguard", 3), ("archenemy", 4)])
+    for seed in range(6000 + 100 * k, 6003 + 100 * k)]
 GAMES: list[Game] = [
     g for trio in zip(TWO_PLAYER, THREE_PLAYER, FOUR_PLAYER, strict=False) for g in trio
-] + TWO_PLAYER[len(THREE_PLAYER):] + MULTIPLAYER
+] + TWO_PLAYER[len(THREE_PLAYER):] + MULTIPLAYER + CASUAL
 FRESH_PROCESS_EVERY = 10  # every 10th game is replayed from a SQLite file in a new process
 CHUNK = 5
 CHUNKS: list[list[tuple[int, Game]]] = [
@@ -112,7 +119,9 @@ def test_game_mix() -> None:
     assert {(v, n) for v, n, _ in GAMES} == {
         ("two_player", 2), ("free_for_all", 3), ("free_for_all", 4),
         ("two_headed_giant", 4), ("two_headed_giant", 6),
-        ("free_for_all:range=1,attack=left", 5), ("team_vs_team", 4), ("emperor", 6)}
+        ("free_for_all:range=1,attack=left", 5), ("team_vs_team", 4), ("emperor", 6),
+        ("planechase:base=free_for_all", 4), ("planechase:base=two_headed_giant", 4),
+        ("planechase:base=grand_melee", 8), ("vanguard", 3), ("archenemy", 4)}
     fresh = [i for i, _ in enumerate(GAMES) if i % FRESH_PROCESS_EVERY == 0]
     assert len(fresh) >= 20
 
@@ -309,13 +318,15 @@ def _start(session: GameSession, variant: str, players: int, seed: int) -> Playo
     names = [f"P{i + 1}" for i in range(players)]
     name, _, raw = variant.partition(":")
     options = dict(kv.split("=") for kv in raw.split(",")) if raw else {}
-    teams = team_names(name, players)
+    base = options.get("base")
+    teams = team_names(name, players, base)
     play = Playout(session.game_id, session, seed)
     play.execute(StartGame(
         game_id=session.game_id, variant=name, seed=seed, random_seating=True,
         range_of_influence=int(options["range"]) if "range" in options else None,
-        attack=options.get("attack"),
-        players=[PlayerSetup(name=n, team=teams[i], deck=deck_for_seat(i))
+        attack=options.get("attack"), base=base,
+        players=[PlayerSetup(name=n, team=teams[i], deck=deck_for_seat(i),
+                             **supplements(name, players, i, base))
                  for i, n in enumerate(names)]))
     return play
 
