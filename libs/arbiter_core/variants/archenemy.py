@@ -68,6 +68,7 @@ class SchemeTurnedFaceDown(EventBase):
 class Archenemy(Supplement):
     name = "archenemy"
     archenemy = True
+    deck_sections = ("Scheme deck",)  # 904.3, the archenemy's list
     min_players = 2
     equal_teams = False  # 904.2b: the heroes are any number
     shared_team_turns = True  # 904.2

@@ -72,6 +72,7 @@ class PlanarControllerChanged(EventBase):
 class Planechase(Supplement):
     name = "planechase"
     planechase = True
+    deck_sections = ("Planar deck",)  # 901.3, checked by arbiter_decks
 
     def supplements(self, t: Txn, cmd: Any, first: str) -> str:
         """CR 901.3-901.5: each planar deck is put into the command zone and shuffled;

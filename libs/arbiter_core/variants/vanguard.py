@@ -71,6 +71,7 @@ def modifiers(name: str | None) -> tuple[int, int]:
 class Vanguard(Supplement):
     name = "vanguard"
     vanguard = True
+    deck_sections = ("Vanguard",)  # 902.3
 
     def starting_lives(self, life: dict[str, int], cmd: Any) -> dict[str, int]:
         """CR 902.4: the starting life plus or minus the life modifier."""
