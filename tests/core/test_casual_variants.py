@@ -4,6 +4,8 @@ hooks other parts use (the opening hand size, 103.5a)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from arbiter_core.kernel.commands import PlayerSetup, StartGame
@@ -14,6 +16,7 @@ from arbiter_core.kernel.state import GameState
 from arbiter_core.variants.base import get_variant
 from arbiter_core.views.seat import view
 from arbiter_runtime.decks import BOT_SCHEME_DECK
+from arbiter_scenarios.runner import run_scenario
 
 DECK = ["Plains"] * 30
 
@@ -85,3 +88,35 @@ def test_opening_hand_size_hook() -> None:
     assert v.opening_hand_size(PlayerSetup(name="A", vanguard="Squee")) == 10
     assert v.opening_hand_size(PlayerSetup(name="A", vanguard="Gerrard")) == 3
     assert get_variant("two_player").opening_hand_size(PlayerSetup(name="A")) == 7
+
+
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+
+
+@pytest.mark.parametrize(("file", "old", "new"), [
+    ("archenemy/set-in-motion.yaml", "{scheme_in_motion: Roots of All Evil}",
+     "{scheme_in_motion: Mortal Flesh Is Weak}"),
+    ("archenemy/set-in-motion.yaml", "{scheme_in_motion: none}",
+     "{scheme_in_motion: Roots of All Evil}"),
+    ("archenemy/set-in-motion.yaml", "{scheme_deck_bottom: {player: Villain, is: Roots",
+     "{scheme_deck_bottom: {player: Villain, is: Mortal Flesh Is Weak}}\n#"),
+    ("archenemy/set-in-motion.yaml", "scheme_deck: [Roots of All Evil, Mortal Flesh Is Weak]",
+     "scheme_deck: [Mortal Flesh Is Weak, Roots of All Evil]"),
+    ("archenemy/archenemy-start.yaml", "    archenemy: true\n", "    archenemy: false\n"),
+    ("archenemy/supervillain-rumble.yaml", "options: {supervillain_rumble: true}",
+     "options: {supervillain_rumble: false}"),
+    ("vanguard/modifiers.yaml", "vanguard: Ertai", "vanguard: Gerrard"),
+    ("planechase/two-headed-giant.yaml", "options: {base: two_headed_giant}",
+     "options: {base: free_for_all}"),
+])
+def test_a_wrong_casual_value_fails_the_scenario(tmp_path: Path, file: str, old: str,
+                                                 new: str) -> None:
+    """Each key of the casual variants (../shared/spec/scenarios.md) is checked: the
+    scenario passes as written and fails with one value changed."""
+    path = SCENARIOS / file
+    assert run_scenario(path).passed
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    wrong = tmp_path / "wrong.yaml"
+    wrong.write_text(text.replace(old, new, 1), encoding="utf-8")
+    assert not run_scenario(wrong).passed
