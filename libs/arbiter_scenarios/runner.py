@@ -81,7 +81,7 @@ def _setup(sc: Any) -> Run:
     unknown = set(sc.options) - SUPPORTED_OPTIONS
     if unknown:
         raise ScenarioFailed(f"options {sorted(unknown)} are not supported yet")
-    if sc.turn_markers and not get_variant(sc.variant).grand_melee:
+    if sc.turn_markers and not get_variant(sc.variant, _base(sc), len(sc.players)).grand_melee:
         raise ScenarioFailed(f"turn_markers are for grand_melee, not {sc.variant}")
     if (sc.team_life or sc.team_poison) and sc.start is None:
         raise ScenarioFailed("team_life/team_poison set up a position: give `start`")

@@ -35,13 +35,11 @@ from arbiter_core.multiplayer.seating import active_players
 from arbiter_core.stack.items import INHERENT, Meaning, ability_effects, effect
 from arbiter_core.stack.mana import can_pay, parse_cost, pay
 from arbiter_core.stack.priority import queue_priority, require_priority
-from arbiter_core.variants.planechase import face_up, is_planechase, planeswalk
+from arbiter_core.variants.planechase import PLANESWALKING, face_up, is_planechase, planeswalk
 
 Face = Literal["blank", "chaos", "planeswalker"]
 #: the six faces (901.3a)
 FACES: tuple[Face, ...] = ("planeswalker", "chaos", "blank", "blank", "blank", "blank")
-#: the planeswalking ability's index on its stack item (901.8: it has no source)
-PLANESWALKING = -1
 FREE = "planar_die_rolls_free"
 
 

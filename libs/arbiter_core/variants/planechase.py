@@ -29,6 +29,9 @@ from arbiter_core.multiplayer.seating import next_in_turn_order, team_seats
 from arbiter_core.variants.base import Supplement, variant, variant_of
 
 PLANAR_DECK = "planar_deck"
+#: the planeswalking ability's index on its stack item (901.8: it has no source; the item
+#: names the face-up card it was rolled under)
+PLANESWALKING = -1
 PLANAR_TYPES = frozenset({"Plane", "Phenomenon"})
 
 
@@ -93,7 +96,9 @@ class Planechase(Supplement):
         controller, the active player (901.6)."""
         super().position_supplements(t, cmd, active)
         options(t, cmd)
-        ups = [o.id for o in face_up(t.s) if o.controller != active]
+        holders = set(getattr(cmd, "markers", {}).values()) if self.grand_melee else set()
+        ups = [o.id for o in face_up(t.s) if o.controller != active
+               and o.controller not in holders]  # 901.14a: each marker's holder's own
         if ups:
             t.emit(PlanarControllerChanged(player=active, objs=ups, rule="901.6"))
 
@@ -228,16 +233,25 @@ def planar_leavers(t: Txn, players: list[str]) -> None:
     as controller; if the planes that left the game with their owner (800.4a) were the
     face-up ones, the planar controller turns the top of their planar deck face up -
     at once, not as a state-based action (901.14b: in Grand Melee a leaver's planes go
-    to the bottom of their owners' decks instead, with no one planeswalking)."""
+    to the bottom of their owners' decks instead, with no one planeswalking). 901.10a: a
+    planeswalking ability on the stack whose plane left the game ceases to exist."""
     s = t.s
     if not is_planechase(s) or s.game_over:
         return
+    for item in list(s.stack_items.values()):  # 901.10a: its plane left the game
+        if item.ability == PLANESWALKING and item.source not in s.objects:
+            t.emit(ev.TriggerRemoved(item=item.id, marker=item.marker, rule="901.10a"))
     ups = face_up(s)
+    fewer_markers = s.grand_melee and len(s.in_game()) // 4 < len(s.markers)
     for o in ups:
-        if s.players[o.controller].left:
-            heir = next_in_turn_order(s, o.controller)
-            if heir is not None:
-                t.emit(PlanarControllerChanged(player=heir, objs=[o.id], rule="901.6"))
+        if not s.players[o.controller].left:
+            continue
+        if fewer_markers:  # 901.14b: to the bottom of its owner's deck; no one planeswalks
+            t.emit(PlaneTurnedFaceDown(obj=o.id, new_id=t.new_id(), rule="901.14b"))
+            continue
+        heir = next_in_turn_order(s, o.controller)
+        if heir is not None:
+            t.emit(PlanarControllerChanged(player=heir, objs=[o.id], rule="901.6"))
     if face_up(t.s) or s.grand_melee:
         return
     holder = next(iter(t.s.markers.values())).holder
