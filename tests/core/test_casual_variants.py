@@ -120,3 +120,17 @@ def test_a_wrong_casual_value_fails_the_scenario(tmp_path: Path, file: str, old:
     wrong = tmp_path / "wrong.yaml"
     wrong.write_text(text.replace(old, new, 1), encoding="utf-8")
     assert not run_scenario(wrong).passed
+
+
+@pytest.mark.parametrize(("variant", "setup"), [
+    ("planechase", {"planar_deck": ["No Such Plane"]}),
+    ("planechase", {"planar_deck": ["Grizzly Bears"]}),
+    ("archenemy", {"scheme_deck": ["Krosa"], "archenemy": True, "team": "v"}),
+    ("vanguard", {"vanguard": "Nobody"}),
+])
+def test_hostile_supplementary_decks_are_typed_rejections(variant: str,
+                                                         setup: dict[str, object]) -> None:
+    players = [PlayerSetup(name="A", deck=DECK, **setup),
+               PlayerSetup(name="B", deck=DECK, team="h", vanguard="Gerrard")]
+    with pytest.raises(ArbiterError):
+        _start(variant, players)

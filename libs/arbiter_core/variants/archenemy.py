@@ -31,6 +31,7 @@ from arbiter_core.multiplayer.seating import active_players
 from arbiter_core.sba.check import GAME_SBAS
 from arbiter_core.turns.steps import step_action
 from arbiter_core.variants.base import Supplement, Variant, variant, variant_of
+from arbiter_core.variants.planechase import check_supplementary
 
 SCHEME_DECK = "scheme_deck"
 ARCHENEMY_LIFE = 40  # 904.5
@@ -106,6 +107,8 @@ class Archenemy(Supplement):
         check_rumble(self, cmd)
         for p in cmd.players:
             names = list(p.scheme_deck)
+            check_supplementary(names, frozenset({"Scheme"}), f"players.{p.name}.scheme_deck",
+                                "904.3")
             if names:
                 t.emit(ev.CardsPut(player=p.name, zone=SCHEME_DECK, first_id=t.s.next_id,
                                    cards=[ev.CardSetup(name=n) for n in names],

@@ -19,6 +19,7 @@ from pydantic import Field
 from arbiter_core.cards import get_card
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.edits import move, set_obj
+from arbiter_core.kernel.errors import InvalidCommand
 from arbiter_core.kernel.events.base import EventBase
 from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.explain import Namer, explains
@@ -148,7 +149,21 @@ def is_planechase(s: GameState) -> bool:
     return bool(getattr(variant_of(s), "planechase", False))
 
 
+def check_supplementary(names: list[str], types: frozenset[str], field: str,
+                        rule: str) -> None:
+    """Reject a supplementary deck with an unknown card, or a card of the wrong type
+    (901.3: planes and phenomena; 904.3: schemes)."""
+    for name in names:
+        try:
+            d = get_card(name)
+        except KeyError:
+            raise InvalidCommand(field, f"unknown card {name!r}") from None
+        if not types & set(d.types):
+            raise InvalidCommand(field, f"{name} can't be in this deck ({rule})")
+
+
 def put_planar_deck(t: Txn, player: str, names: list[str]) -> None:
+    check_supplementary(names, PLANAR_TYPES, f"players.{player}.planar_deck", "901.3")
     if names:
         t.emit(ev.CardsPut(player=player, zone=PLANAR_DECK, first_id=t.s.next_id,
                            cards=[ev.CardSetup(name=n) for n in names], rule="901.4"))

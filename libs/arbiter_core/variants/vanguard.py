@@ -61,9 +61,9 @@ ERTAI = add_card(card("Ertai", casual(
 
 def modifiers(name: str | None) -> tuple[int, int]:
     """(hand, life) modifiers of a vanguard card (902.4-902.5); none without one."""
-    if name is None:
+    facts = FACTS.get(name) if name is not None else None
+    if facts is None:  # no vanguard, or an unknown card (rejected by `put_vanguard`)
         return 0, 0
-    facts = FACTS[name]
     return facts.hand_modifier or 0, facts.life_modifier or 0
 
 
