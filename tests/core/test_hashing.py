@@ -74,6 +74,8 @@ def reference_hash(state: GameState) -> str:
     h = hashlib.sha256()
     for f in dataclasses.fields(state):
         value = getattr(state, f.name)
+        if f.metadata.get("when_set") and value == f.default:
+            continue  # a field added later, hashed only when a game uses it (WHEN_SET)
         if f.name == "zones":
             value = {k: v for k, v in value.items() if v}
         h.update(f.name.encode())
