@@ -122,6 +122,8 @@ def decode_with_commands(blob: bytes, expected_hash: str
             data = data["state"]
         values: dict[str, Any] = {}
         for f in fields(st.GameState):
+            if f.name not in data and f.metadata.get("when_set"):
+                continue  # a field added later (state.WHEN_SET): its default
             raw = data[f.name]
             if f.name in ("objects", "stack_items", "markers"):
                 values[f.name] = {int(k): _record(v) for k, v in raw.items()}
