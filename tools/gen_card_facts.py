@@ -163,6 +163,9 @@ def card_fields(card: Mapping[str, Any]) -> dict[str, Any]:
         "oracle_text": face.get("oracle_text") or "",
         "keywords": _strs(face.get("keywords")),
         "loyalty": _int_or_none(face.get("loyalty")),  # printed loyalty (CR 306.5b)
+        # a vanguard's hand and life modifiers (902.4, 902.5)
+        "hand_modifier": _int_or_none(face.get("hand_modifier")),
+        "life_modifier": _int_or_none(face.get("life_modifier")),
     }
 
 
@@ -185,6 +188,9 @@ def render_entry(fields: Mapping[str, Any]) -> list[str]:
     lines.append(f"{ind}keywords={py_tuple(fields['keywords'])},")
     if fields.get("loyalty") is not None:
         lines.append(f"{ind}loyalty={fields['loyalty']!r},")
+    for key in ("hand_modifier", "life_modifier"):
+        if fields.get(key) is not None:
+            lines.append(f"{ind}{key}={fields[key]!r},")
     lines.append("    ),")
     return lines
 

@@ -3,8 +3,10 @@
 
 A variant's deck rules are its hook: the variant object's `deck_rules()` (a method
 returning a tuple of `DeckRule`s, or an attribute holding one); a variant without the
-hook is a constructed game (`rules.constructed()`, CR 100.2a and 100.4a). The variant is
-found through the rules core's variant registry, never by comparing its name here.
+hook is a constructed game (`rules.constructed()`, CR 100.2a and 100.4a), plus the rules
+of the supplementary sections it names in `deck_sections` (a casual variant's planar
+deck, scheme deck or vanguard: 901.3, 904.3, 902.3). The variant is found through the
+rules core's variant registry, never by comparing its name here.
 """
 
 from __future__ import annotations
@@ -17,7 +19,13 @@ from arbiter_core.variants.base import get_variant
 from arbiter_decks.catalog import Catalog, catalog
 from arbiter_decks.model import CheckResult, DeckList, DeckRule, Section, Violation
 from arbiter_decks.parser import DeckListError, parse_deck_list, read_deck_list
-from arbiter_decks.rules import constructed
+from arbiter_decks.rules import constructed, planar_deck, scheme_deck, vanguard_card
+
+#: the rules of each supplementary section a variant names in `deck_sections` (Planechase
+#: 901.3, Archenemy 904.3, Vanguard 902.3)
+SECTION_RULES: dict[Section, DeckRule] = {Section.PLANAR: planar_deck,
+                                          Section.SCHEME: scheme_deck,
+                                          Section.VANGUARD: vanguard_card}
 
 
 class UnknownVariant(ValueError):
@@ -48,8 +56,9 @@ def deck_rules_of(variant: object) -> tuple[DeckRule, ...]:
     """A variant object's deck rules: its `deck_rules()` method or `deck_rules` tuple;
     without the hook, a constructed game's (CR 100.2a, 100.4a)."""
     hook: object = getattr(variant, "deck_rules", None)
-    if hook is None:
-        return constructed()
+    if hook is None:  # a constructed game, with the supplementary sections it names
+        sections = tuple(Section(name) for name in getattr(variant, "deck_sections", ()))
+        return (*constructed(*sections), *(SECTION_RULES[section] for section in sections))
     found = hook() if callable(hook) else hook
     if not isinstance(found, tuple | list) or not all(callable(r) for r in found):
         raise TypeError("a variant's deck_rules is a tuple of check functions")

@@ -69,3 +69,19 @@ def commander_deck_for_seat(i: int, size: int = 100) -> tuple[str, list[str]]:
     deck = list(singles[:size // 3])
     lands = size - 1 - len(deck)
     return commander, deck + [basics[k % len(basics)] for k in range(lands)]
+
+#: the planar deck each bot plays in Planechase: ten different names, two of them
+#: phenomena (901.3)
+BOT_PLANAR_DECK: tuple[str, ...] = (
+    "Krosa", "Sokenzan", "Academy at Tolaria West", "Panopticon", "Lethe Lake",
+    "The Eon Fog", "The Hippodrome", "Tazeem", "Chaotic Aether", "Mutual Epiphany")
+
+#: the archenemy bot's scheme deck: twenty schemes, two of each (904.3)
+BOT_SCHEME_DECK: tuple[str, ...] = tuple(name for name in (
+    "Roots of All Evil", "There Is No Refuge", "The Iron Guardian Stirs",
+    "I Delight in Your Convulsions", "Know Naught but Fire", "Mortal Flesh Is Weak",
+    "Embrace My Diabolical Vision", "Behold the Power of Destruction",
+    "Make Yourself Useful", "The Very Soil Shall Shake") for _ in range(2))
+
+#: the vanguards bots play, in seat order (902.3)
+BOT_VANGUARDS: tuple[str, ...] = ("Gerrard", "Squee", "Ertai")

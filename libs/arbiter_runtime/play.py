@@ -5,14 +5,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from arbiter_core.kernel.commands import PlayerSetup, StartGame
 from arbiter_core.kernel.hashing import state_hash
 from arbiter_core.kernel.state import Decision, GameState, Priority
 from arbiter_core.variants.base import get_variant
 from arbiter_runtime.bots import RandomBot
-from arbiter_runtime.decks import commander_deck_for_seat, deck_for_seat
+from arbiter_runtime.decks import (
+    BOT_PLANAR_DECK,
+    BOT_SCHEME_DECK,
+    BOT_VANGUARDS,
+    commander_deck_for_seat,
+    deck_for_seat,
+)
 from arbiter_runtime.session import GameSession
 from arbiter_runtime.snapshots import snapshot_every
 from arbiter_store import EventStore
@@ -42,11 +48,15 @@ def waiting_players(state: GameState) -> list[str]:
     return out
 
 
-def team_names(variant: str, players: int) -> list[str | None]:
+def team_names(variant: str, players: int, base: str | None = None) -> list[str | None]:
     """Teams for a bot game, as the variant seats them by default (`bot_team_size`):
     two teams (2HG: two heads each with 4 players, three with 6, 810.1/810.11), Emperor
     teams of three; none in FFA."""
-    size = get_variant(variant).bot_team_size(players)
+    v = get_variant(variant, base, players)
+    fixed = getattr(v, "bot_teams", None)  # Archenemy: one against the rest (904.2a)
+    if fixed is not None:
+        return list(fixed(players))
+    size = v.bot_team_size(players)
     if size is None:
         return [None] * players
     return [chr(ord("A") + i // size) for i in range(players)]
@@ -63,22 +73,43 @@ def seat_setup(variant: str, i: int, name: str, team: str | None,
     return PlayerSetup(name=name, team=team, deck=deck, commander=commander)
 
 
+def supplements(variant: str, players: int, seat: int, base: str | None = None
+                ) -> dict[str, Any]:
+    """Each bot's planar deck in Planechase (901.3); the archenemy's scheme deck
+    (904.3: the first seat, `bot_teams`); each bot's vanguard (902.3)."""
+    v = get_variant(variant, base, players)
+    out: dict[str, Any] = {}
+    if getattr(v, "planechase", False):
+        out["planar_deck"] = list(BOT_PLANAR_DECK)
+    if getattr(v, "archenemy", False) and seat == 0:
+        out["scheme_deck"] = list(BOT_SCHEME_DECK)
+        out["archenemy"] = True
+    if getattr(v, "vanguard", False):  # 902.3: one vanguard card each
+        out["vanguard"] = BOT_VANGUARDS[seat % len(BOT_VANGUARDS)]
+    return out
+
+
 def play_bot_game(store: EventStore, game_id: str, players: int, seed: int,
                   variant: str = "free_for_all",
                   progress: Callable[[GameState], None] | None = None,
                   attack: Literal["left", "right", "multiple", "any"] | None = None,
                   range_of_influence: int | None = None,
-                  decks: dict[str, list[str]] | None = None) -> GameSummary:
-    """`decks`: a seat's own deck (checked deck lists); other seats get the bot decks."""
+                  decks: dict[str, list[str]] | None = None,
+                  base: str | None = None) -> GameSummary:
+    """`decks`: a seat's own deck (checked deck lists); other seats get the bot decks.
+    `base`: a casual variant's base variant (Planechase over Two-Headed Giant, 901.12)."""
     names = [f"P{i + 1}" for i in range(players)]
     own = decks or {}
-    teams = team_names(variant, players)
+    teams = team_names(variant, players, base)
     session = GameSession(store, game_id, snapshot_every=snapshot_every(players))
     session.execute(StartGame(
         game_id=game_id, variant=variant, seed=seed, random_seating=True, attack=attack,
+        base_variant=base,
         range_of_influence=range_of_influence, random_start=True, mulligans=True,
         order_triggers=True,
-        players=[seat_setup(variant, i, n, teams[i], own.get(n)) for i, n in enumerate(names)]))
+        players=[seat_setup(variant, i, n, teams[i], own.get(n)).model_copy(
+                     update=supplements(variant, players, i, base))
+                 for i, n in enumerate(names)]))
     bots = {n: RandomBot(seed * 1000 + i) for i, n in enumerate(names)}
     actions = 0
     while not session.state.game_over:

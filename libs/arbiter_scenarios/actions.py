@@ -26,16 +26,17 @@ from arbiter_core.kernel.state import Decision, Marker, Priority, Step, Waiting,
 from arbiter_core.layers.characteristics import definition
 from arbiter_core.stack.items import spell_targets
 from arbiter_core.stack.targets import is_legal
+from arbiter_scenarios import casual
 from arbiter_scenarios.names import NameError_
 
 if TYPE_CHECKING:
     from arbiter_scenarios.runner import Run
 
-UNSUPPORTED = {"roll_planar_die"}
+UNSUPPORTED: set[str] = set()
 KNOWN = {"player", "play_land", "cast", "cast_face_down", "turn_face_up", "targets", "pay",
          "x", "stack", "activate", "ability", "pass", "pass_until", "marker", "attack",
          "bands", "block", "assign_combat_damage", "choose", "concede", "expect_rejected",
-         "mulligan", "keep", *UNSUPPORTED}
+         "mulligan", "keep", "roll_planar_die", *UNSUPPORTED}
 UNTIL = {"stack_empty", "next_turn", "end_of_turn", *(s.value for s in Step)}
 
 
@@ -171,6 +172,8 @@ def _command(run: Run, player: str, a: dict[str, Any]) -> Command | None:
         return PassPriority(player=player, marker=marker)
     if a.get("concede"):
         return Concede(player=player)
+    if (casual_command := casual.command(run, player, a)) is not None:
+        return casual_command
     if "attack" in a:
         return _attack(run, player, a["attack"] or {}, a.get("bands") or [])
     if "block" in a:

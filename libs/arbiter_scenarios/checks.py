@@ -12,6 +12,7 @@ from arbiter_core.kernel.state import Decision, GameState, Priority, Waiting
 from arbiter_core.layers.characteristics import power_toughness
 from arbiter_core.multiplayer.seating import active_players
 from arbiter_core.views.seat import view
+from arbiter_scenarios import casual
 from arbiter_scenarios.commander_checks import CommanderCheckFailed, commander_check
 
 if TYPE_CHECKING:
@@ -70,6 +71,12 @@ def _set_check(where: str, key: str, expected: Any, actual: list[str]) -> None:
 def run_check(run: Run, check: dict[str, Any], where: str) -> None:
     (key, value), = check.items()
     actual: Any
+    if key in casual.CHECKS:  # Planechase, Archenemy
+        try:
+            casual.CHECKS[key](run, value, where)
+        except casual.CasualCheckFailed as e:
+            raise CheckFailed(str(e)) from None
+        return
     s = run.state
     names = run.names
     match key:

@@ -133,6 +133,8 @@ class Scenario(_Model):
     team_life: dict[str, int] = Field(default_factory=dict)
     team_poison: dict[str, int] = Field(default_factory=dict)
     turn_markers: dict[int, str] = Field(default_factory=dict)
+    planar_die: list[Literal["blank", "chaos", "planeswalker"]] = Field(
+        default_factory=list, max_length=100)
     file: str = ""
 
     @field_validator("rules", mode="before")

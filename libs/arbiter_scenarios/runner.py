@@ -28,8 +28,10 @@ from arbiter_scenarios.names import NameError_, Names
 from arbiter_store import open_store
 
 SUPPORTED_OPTIONS = {"attack", "range_of_influence", "starting_life", "deploy_creatures",
-                     "shared_team_turns", "mulligans", "base",
-                     "brawl"}
+                     "shared_team_turns", "mulligans", "base", "brawl",
+                     "planar_die_rolls_free", "supervillain_rumble"}
+#: the supplementary deck each casual variant uses
+CASUAL_DECKS = {"planar_deck": "planechase", "scheme_deck": "archenemy"}
 
 
 class ScenarioFailed(Exception):
@@ -84,9 +86,7 @@ def _variant(sc: Any) -> tuple[str, str | None]:
             raise ScenarioFailed(f"options.{option} is not an option of {name}")
         if opts.get(option):
             name = options[option]
-    base = opts.get("base")
-    if base is not None and not isinstance(base, str):
-        raise ScenarioFailed("options.base: a variant name")
+    base = _base(sc)
     try:
         get_variant(name, base, len(sc.players))
     except ArbiterError as e:
@@ -99,7 +99,8 @@ def _setup(sc: Any) -> Run:
     if unknown:
         raise ScenarioFailed(f"options {sorted(unknown)} are not supported yet")
     variant, base = _variant(sc)
-    if sc.turn_markers and not get_variant(sc.variant).grand_melee:
+    _check_casual(sc)
+    if sc.turn_markers and not get_variant(variant, base, len(sc.players)).grand_melee:
         raise ScenarioFailed(f"turn_markers are for grand_melee, not {sc.variant}")
     mulligans = sc.options.get("mulligans", "keep")
     if mulligans not in ("keep", "ask"):
@@ -117,8 +118,6 @@ def _setup(sc: Any) -> Run:
         for p in sc.players:
             zones: dict[str, list[Any]] = {}
             for zone in p.zone_order:
-                if zone in ("planar_deck", "scheme_deck"):
-                    raise ScenarioFailed(f"{zone} is not supported for {sc.variant}")
                 cards = getattr(p, zone)
                 if zone != "battlefield" and any(c.face_down for c in cards):
                     raise ScenarioFailed(
@@ -129,8 +128,9 @@ def _setup(sc: Any) -> Run:
                 where.extend((p.name, i) if zone == "battlefield" else None
                              for i in range(len(cards)))
             players.append(PositionPlayer(
-                name=p.name, team=p.team, life=p.life, poison=p.poison, zones=zones,
-                commander=p.commander, commander_damage_taken=dict(p.commander_damage_taken)))
+                name=p.name, team=_team(sc, p), life=p.life, poison=p.poison, zones=zones,
+                commander=p.commander, commander_damage_taken=dict(p.commander_damage_taken),
+                vanguard=p.vanguard, archenemy=p.archenemy))
         # 903.3: a commander listed nowhere is made in the command zone after the rest
         setup_cards += [p.commander for p in sc.players
                         if p.commander and p.commander not in _listed(p)]
@@ -153,7 +153,10 @@ def _setup(sc: Any) -> Run:
             deploy_creatures=opts.get("deploy_creatures"),
             shared_team_turns=opts.get("shared_team_turns"),
             team_life=dict(sc.team_life), team_poison=dict(sc.team_poison),
-            markers=dict(sc.turn_markers), face_down=face_down, order_triggers=True)
+            markers=dict(sc.turn_markers), face_down=face_down, order_triggers=True,
+            supervillain_rumble=bool(opts.get("supervillain_rumble", False)),
+            planar_die_rolls_free=bool(opts.get("planar_die_rolls_free", False)),
+            planar_die=list(sc.planar_die))
     else:
         for p in sc.players:
             for zone in ("battlefield", "hand", "graveyard", "exile", "command"):
@@ -164,14 +167,21 @@ def _setup(sc: Any) -> Run:
                 raise ScenarioFailed(f"players.{p.name}.commander_damage_taken: give "
                                      "`start` (a position)")
             setup_cards.extend(c.card for c in p.library)
+            setup_cards.extend(c.card for c in p.planar_deck)
+            setup_cards.extend(c.card for c in p.scheme_deck)
         # 903.6: the commanders are put into the command zone first, in seat order
         setup_cards[:0] = [p.commander for p in sc.players if p.commander]
         names = Names(setup_cards)
         cmd = StartGame(
             game_id=session.game_id, variant=variant, base_variant=base, seed=sc.seed,
-            players=[PlayerSetup(name=p.name, team=p.team, deck=[c.card for c in p.library],
-                                 commander=p.commander)
+            players=[PlayerSetup(name=p.name, team=_team(sc, p),
+                                 deck=[c.card for c in p.library], commander=p.commander,
+                                 planar_deck=[c.card for c in p.planar_deck],
+                                 scheme_deck=[c.card for c in p.scheme_deck],
+                                 vanguard=p.vanguard, archenemy=p.archenemy)
                      for p in sc.players],
+            supervillain_rumble=bool(opts.get("supervillain_rumble", False)),
+            planar_die_rolls_free=bool(opts.get("planar_die_rolls_free", False)),
             starting_life=opts.get("starting_life"), attack=opts.get("attack"),
             range_of_influence=opts.get("range_of_influence"),
             deploy_creatures=opts.get("deploy_creatures"),
@@ -192,6 +202,40 @@ def _setup(sc: Any) -> Run:
 
 def _listed(p: Any) -> set[str]:
     return {c.card for zone in p.zone_order for c in getattr(p, zone)}
+
+
+def _check_casual(sc: Any) -> None:
+    """A supplementary deck belongs to its variant (a planar deck to Planechase, 901.3);
+    `planar_die` supposes results only for a Planechase position (`start`)."""
+    v = get_variant(sc.variant, _base(sc), len(sc.players))
+    for p in sc.players:
+        for zone, feature in CASUAL_DECKS.items():
+            if getattr(p, zone) and not getattr(v, feature, False):
+                raise ScenarioFailed(f"players.{p.name}.{zone}: only {feature} uses it")
+    if sc.planar_die and (not getattr(v, "planechase", False) or sc.start is None):
+        raise ScenarioFailed("planar_die: supposes planar die results in a planechase "
+                             "position (give `start`)")
+
+
+def _base(sc: Any) -> str | None:
+    """The base variant: `options.base`, or Free-for-All for a Supervillain Rumble
+    (904.12a)."""
+    base = sc.options.get("base")
+    if base is None and sc.options.get("supervillain_rumble"):
+        return "free_for_all"
+    return str(base) if base is not None else None
+
+
+def _team(sc: Any, p: Any) -> str | None:
+    """The player's team; in Archenemy without teams given, the archenemy's team of one
+    and the heroes' (904.2a-b)."""
+    team: str | None = p.team
+    if team is not None or sc.options.get("supervillain_rumble"):
+        return team
+    v = get_variant(sc.variant, _base(sc), len(sc.players))
+    if getattr(v, "archenemy", False):
+        return "archenemy" if p.archenemy else "heroes"
+    return team
 
 
 def _battlefield_entry(names: Names, where: list[tuple[str, int] | None],

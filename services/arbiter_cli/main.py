@@ -83,6 +83,9 @@ def play(
     deck: list[str] = typer.Option([], "--deck", metavar="SEAT=FILE",
                                    help="play this deck list at seat P1..Pn (repeatable); "
                                         "other seats get the bot decks"),
+    base: str | None = typer.Option(None, "--base",
+                                    help="the base variant of planechase or vanguard "
+                                         "(e.g. two_headed_giant, grand_melee; 901.2)"),
 ) -> None:
     """Play a complete seeded bot game in one process and store every event."""
     if attack not in (None, "left", "right", "multiple"):
@@ -100,7 +103,8 @@ def play(
                                       else [])]))
     raise typer.Exit(play_cmd.run(players=players, seed=seed, variant=variant, db=db,
                                   game_id=game, attack=attack,
-                                  range_of_influence=range_of_influence, decks=deck))
+                                  range_of_influence=range_of_influence, decks=deck,
+                                  base=base))
 
 
 @app.command()

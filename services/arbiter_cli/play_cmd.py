@@ -31,7 +31,7 @@ def _seat_decks(specs: list[str], players: int, variant: str) -> dict[str, list[
 
 def run(players: int, seed: int, variant: str, db: str, game_id: str | None,
         attack: str | None = None, range_of_influence: int | None = None,
-        decks: list[str] | None = None) -> int:
+        decks: list[str] | None = None, base: str | None = None) -> int:
     console = Console(highlight=False, soft_wrap=True)
     try:
         check_db(db)
@@ -60,7 +60,7 @@ def run(players: int, seed: int, variant: str, db: str, game_id: str | None,
             gid = f"{gid}-run{n}"  # the store is append-only: a replay of the seed is new
         try:
             summary = _play(store, console, gid, players, seed, variant, attack,
-                            range_of_influence, own)
+                            range_of_influence, own, base)
         except ArbiterError as e:
             console.print(f"[red]rejected: {escape(str(e))}[/red]")
             return 2
@@ -81,7 +81,7 @@ def run(players: int, seed: int, variant: str, db: str, game_id: str | None,
 
 def _play(store: EventStore, console: Console, gid: str, players: int, seed: int,
           variant: str, attack: str | None, range_of_influence: int | None,
-          decks: dict[str, list[str]]) -> GameSummary:
+          decks: dict[str, list[str]], base: str | None = None) -> GameSummary:
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(),
                   TextColumn("{task.fields[info]}"), TimeElapsedColumn(),
                   console=console, transient=True) as progress:
@@ -95,4 +95,5 @@ def _play(store: EventStore, console: Console, gid: str, players: int, seed: int
 
         return play_bot_game(store, gid, players, seed, variant, progress=show,
                              attack=attack,  # type: ignore[arg-type]
-                             range_of_influence=range_of_influence, decks=decks)
+                             range_of_influence=range_of_influence, decks=decks,
+                             base=base)

@@ -35,6 +35,7 @@ COMMAND_CONSUMERS: dict[str, str] = {
     "ChooseObjects": TURN,
     "ChooseOption": TURN,  # a decision among named options (a color, CR 614.12)
     "PlayLand": TURN,  # a special action (CR 116.2a), no stack
+    "RollPlanarDie": TURN,  # a special action (CR 901.9, 116.2i), no stack
     "CastSpell": STACK,
     "CastFaceDown": STACK,  # a spell cast face down by its morph ability (CR 702.37c)
     "TurnFaceUp": TURN,  # a special action (CR 116.2b, 702.37e), no stack

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from arbiter_core.cards import POOL
 from arbiter_decks import DeckRule, parse_deck_list
 from arbiter_decks import rules as R
 from arbiter_decks.catalog import catalog
@@ -199,7 +200,7 @@ def test_a_variant_declares_its_deck_rules_as_a_hook() -> None:
 
     text = LEGAL + lines("Planar deck", PLANES[:9])
     assert found(text, *deck_rules_of(Planechase())) == [
-        (p, "engine") for p in PLANES[:9]] + [("deck", "901.3")]
+        (p, "engine") for p in PLANES[:9] if p not in POOL] + [("deck", "901.3")]
     assert ("deck", "100.2d") in found(text, *deck_rules_of(object()))  # constructed
     assert found("Vanguard\n1 Eladamri", *deck_rules_of(Fixed())) == []
 

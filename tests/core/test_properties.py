@@ -69,7 +69,7 @@ from arbiter_core.layers.characteristics import definition
 from arbiter_core.views.legal import legal_actions
 from arbiter_runtime.bots import RandomBot
 from arbiter_runtime.codec import from_stored
-from arbiter_runtime.play import seat_setup, team_names, waiting_players
+from arbiter_runtime.play import seat_setup, supplements, team_names, waiting_players
 from arbiter_runtime.session import GameSession
 from arbiter_store import EventStore, NewEvent, open_store
 
@@ -98,9 +98,16 @@ MULTIPLAYER: list[Game] = [
 # Issue 15: four-player Commander and two-player Brawl (100- and 60-card singletons)
 COMMANDER: list[Game] = [("commander", 4, seed) for seed in range(5000, 5005)] + [
     ("brawl", 2, seed) for seed in range(5100, 5105)]
+# The casual variants (issue 17): Planechase over Free-for-All, Two-Headed Giant and
+# Grand Melee (two turn markers), Vanguard, Archenemy one against three.
+CASUAL: list[Game] = [
+    (variant, n, seed) for k, (variant, n) in enumerate([
+        ("planechase:base=free_for_all", 4), ("planechase:base=two_headed_giant", 4),
+        ("planechase:base=grand_melee", 8), ("vanguard", 3), ("archenemy", 4)])
+    for seed in range(6000 + 100 * k, 6003 + 100 * k)]
 GAMES: list[Game] = [
     g for trio in zip(TWO_PLAYER, THREE_PLAYER, FOUR_PLAYER, strict=False) for g in trio
-] + TWO_PLAYER[len(THREE_PLAYER):] + MULTIPLAYER + COMMANDER
+] + TWO_PLAYER[len(THREE_PLAYER):] + MULTIPLAYER + COMMANDER + CASUAL
 FRESH_PROCESS_EVERY = 10  # every 10th game is replayed from a SQLite file in a new process
 CHUNK = 5
 CHUNKS: list[list[tuple[int, Game]]] = [
@@ -115,7 +122,9 @@ def test_game_mix() -> None:
         ("two_player", 2), ("free_for_all", 3), ("free_for_all", 4),
         ("two_headed_giant", 4), ("two_headed_giant", 6),
         ("free_for_all:range=1,attack=left", 5), ("team_vs_team", 4), ("emperor", 6),
-        ("commander", 4), ("brawl", 2)}
+        ("commander", 4), ("brawl", 2),
+        ("planechase:base=free_for_all", 4), ("planechase:base=two_headed_giant", 4),
+        ("planechase:base=grand_melee", 8), ("vanguard", 3), ("archenemy", 4)}
     fresh = [i for i, _ in enumerate(GAMES) if i % FRESH_PROCESS_EVERY == 0]
     assert len(fresh) >= 20
 
@@ -312,14 +321,17 @@ def _start(session: GameSession, variant: str, players: int, seed: int) -> Playo
     names = [f"P{i + 1}" for i in range(players)]
     name, _, raw = variant.partition(":")
     options = dict(kv.split("=") for kv in raw.split(",")) if raw else {}
-    teams = team_names(name, players)
+    base = options.get("base")
+    teams = team_names(name, players, base)
     play = Playout(session.game_id, session, seed)
     play.execute(StartGame(
         game_id=session.game_id, variant=name, seed=seed, random_seating=True,
         random_start=True, mulligans=True, order_triggers=True,  # as `arbiter play`
         range_of_influence=int(options["range"]) if "range" in options else None,
-        attack=options.get("attack"),
-        players=[seat_setup(name, i, n, teams[i], None) for i, n in enumerate(names)]))
+        attack=options.get("attack"), base_variant=base,
+        players=[seat_setup(name, i, n, teams[i], None).model_copy(
+                     update=supplements(name, players, i, base))
+                 for i, n in enumerate(names)]))
     return play
 
 

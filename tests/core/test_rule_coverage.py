@@ -1,6 +1,7 @@
-"""Every multiplayer rule (CR 800-811) and every rule of starting the game (103) is
-proven by a scenario in tests/scenarios/, and every deck construction rule of 100.2 by
-a scenario or a deck-check case (tests/decks/:
+"""Every multiplayer rule (CR 800-811), every rule of starting the game (103), of
+Commander (903) and of the casual variants Planechase, Vanguard and Archenemy (901,
+902, 904, 704.6c-f) is proven by a scenario in tests/scenarios/, and every deck
+construction rule of 100.2 by a scenario or a deck-check case (tests/decks/:
 a rule counts when a legal case and an illegal case cite it and the illegal one expects
 a violation of it).
 
@@ -31,10 +32,12 @@ from arbiter_core.kernel.rules_index import RULE_NUMBERS
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "tests" / "scenarios"
 COVERAGE_DOC = ROOT / "docs" / "rule-coverage.md"
-SECTIONS = [*(str(n) for n in range(800, 812)), "903"]
+#: the multiplayer rules, Commander (903) and the casual variants of issue 17 (901
+#: Planechase, 902 Vanguard, 904 Archenemy)
+SECTIONS = [*(str(n) for n in range(800, 812)), "901", "902", "903", "904"]
 #: rules and their subrules ("100.2": 100.2, 100.2a-d), covered like a section's; "103"
 #: is the whole section (starting the game)
-RULE_GROUPS = ["100.2", "103", "704.6c", "704.6d"]
+RULE_GROUPS = ["100.2", "103", "704.6c", "704.6d", "704.6e", "704.6f"]
 
 NOT_APPLICABLE = "not applicable"
 NOT_IMPLEMENTED = "not yet implemented"

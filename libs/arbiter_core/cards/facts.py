@@ -3,7 +3,7 @@
 
 Source: MTGJSON v5 set files (meta.version 5.2.0+20220425, date 2022-04-25) as committed in
     github.com/AUTRE04216/jsonSets (commit ca38aa761f36c5ac61bebfb6a6f37b6980c487de, one
-    <SET>.json per set at repo root). Also 32 cards listed in tools/extra_cards.txt,
+    <SET>.json per set at repo root). Also 48 cards listed in tools/extra_cards.txt,
     from MTGJSON v5.2.0+20220425 set files from
     github.com/AUTRE04216/jsonSets@ca38aa761f36c5ac61bebfb6a6f37b6980c487de (CMR.json
     missing)
@@ -1299,6 +1299,8 @@ FACTS: dict[str, CardFacts] = {
             "spells or abilities your opponents control.)"
         ),
         keywords=(),
+        hand_modifier=-1,
+        life_modifier=4,
     ),
     "Karn": CardFacts(
         name="Karn",
@@ -1314,6 +1316,8 @@ FACTS: dict[str, CardFacts] = {
             "power and toughness each equal to its mana value."
         ),
         keywords=(),
+        hand_modifier=1,
+        life_modifier=6,
     ),
     "Gerrard": CardFacts(
         name="Gerrard",
@@ -1326,6 +1330,8 @@ FACTS: dict[str, CardFacts] = {
         toughness=None,
         oracle_text="At the beginning of your draw step, draw an additional card.",
         keywords=(),
+        hand_modifier=-4,
+        life_modifier=0,
     ),
     "Sisay": CardFacts(
         name="Sisay",
@@ -1341,6 +1347,8 @@ FACTS: dict[str, CardFacts] = {
             "produced."
         ),
         keywords=(),
+        hand_modifier=-2,
+        life_modifier=-3,
     ),
     "Squee": CardFacts(
         name="Squee",
@@ -1353,6 +1361,8 @@ FACTS: dict[str, CardFacts] = {
         toughness=None,
         oracle_text="Your opponents play with their hands revealed.",
         keywords=(),
+        hand_modifier=3,
+        life_modifier=-4,
     ),
     "Atraxa, Praetors' Voice": CardFacts(
         name="Atraxa, Praetors' Voice",
@@ -1465,6 +1475,8 @@ FACTS: dict[str, CardFacts] = {
             "deals X damage to any target."
         ),
         keywords=(),
+        hand_modifier=0,
+        life_modifier=-2,
     ),
     "Platinum Angel Avatar": CardFacts(
         name="Platinum Angel Avatar",
@@ -1480,6 +1492,8 @@ FACTS: dict[str, CardFacts] = {
             "you can't lose the game and your opponents can't win the game."
         ),
         keywords=(),
+        hand_modifier=-1,
+        life_modifier=-2,
     ),
     "Marsh Viper": CardFacts(
         name="Marsh Viper",
@@ -1981,6 +1995,251 @@ FACTS: dict[str, CardFacts] = {
             "Flying, lifelink"
         ),
         keywords=("Flying", "Lifelink"),
+    ),
+    "Panopticon": CardFacts(
+        name="Panopticon",
+        mana_cost="",
+        colors=(),
+        supertypes=(),
+        types=("Plane",),
+        subtypes=("Mirrodin",),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "When you planeswalk to Panopticon, draw a card.\n"
+            "At the beginning of your draw step, draw an additional card.\n"
+            "Whenever you roll {CHAOS}, draw a card."
+        ),
+        keywords=(),
+    ),
+    "Lethe Lake": CardFacts(
+        name="Lethe Lake",
+        mana_cost="",
+        colors=(),
+        supertypes=(),
+        types=("Plane",),
+        subtypes=("Arkhos",),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "At the beginning of your upkeep, mill ten cards.\n"
+            "Whenever you roll {CHAOS}, target player mills ten cards."
+        ),
+        keywords=("Mill",),
+    ),
+    "The Eon Fog": CardFacts(
+        name="The Eon Fog",
+        mana_cost="",
+        colors=(),
+        supertypes=(),
+        types=("Plane",),
+        subtypes=("Equilor",),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "Players skip their untap steps.\n"
+            "Whenever you roll {CHAOS}, untap all permanents you control."
+        ),
+        keywords=(),
+    ),
+    "The Hippodrome": CardFacts(
+        name="The Hippodrome",
+        mana_cost="",
+        colors=(),
+        supertypes=(),
+        types=("Plane",),
+        subtypes=("Segovia",),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "All creatures get -5/-0.\n"
+            "Whenever you roll {CHAOS}, you may destroy target creature if its "
+            "power is 0 or less."
+        ),
+        keywords=(),
+    ),
+    "Tazeem": CardFacts(
+        name="Tazeem",
+        mana_cost="",
+        colors=(),
+        supertypes=(),
+        types=("Plane",),
+        subtypes=("Zendikar",),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "Creatures can't block.\n"
+            "Whenever you roll {CHAOS}, draw a card for each land you control."
+        ),
+        keywords=(),
+    ),
+    "Mutual Epiphany": CardFacts(
+        name="Mutual Epiphany",
+        mana_cost="",
+        colors=(),
+        supertypes=(),
+        types=("Phenomenon",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "When you encounter Mutual Epiphany, each player draws four cards. "
+            "(Then planeswalk away from this phenomenon.)"
+        ),
+        keywords=(),
+    ),
+    "Planewide Disaster": CardFacts(
+        name="Planewide Disaster",
+        mana_cost="",
+        colors=(),
+        supertypes=(),
+        types=("Phenomenon",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "When you encounter Planewide Disaster, destroy all creatures. (Then "
+            "planeswalk away from this phenomenon.)"
+        ),
+        keywords=(),
+    ),
+    "Roots of All Evil": CardFacts(
+        name="Roots of All Evil",
+        mana_cost="",
+        colors=(),
+        supertypes=(),
+        types=("Scheme",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "When you set this scheme in motion, create five 1/1 green Saproling "
+            "creature tokens."
+        ),
+        keywords=(),
+    ),
+    "There Is No Refuge": CardFacts(
+        name="There Is No Refuge",
+        mana_cost="",
+        colors=(),
+        supertypes=(),
+        types=("Scheme",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "When you set this scheme in motion, it deals 3 damage to up to one "
+            "target creature. Create a 3/3 black Horror creature token."
+        ),
+        keywords=(),
+    ),
+    "The Iron Guardian Stirs": CardFacts(
+        name="The Iron Guardian Stirs",
+        mana_cost="",
+        colors=(),
+        supertypes=(),
+        types=("Scheme",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "When you set this scheme in motion, create a 4/6 colorless Golem "
+            "artifact creature token."
+        ),
+        keywords=(),
+    ),
+    "I Delight in Your Convulsions": CardFacts(
+        name="I Delight in Your Convulsions",
+        mana_cost="",
+        colors=(),
+        supertypes=(),
+        types=("Scheme",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "When you set this scheme in motion, each opponent loses 3 life. You "
+            "gain life equal to the life lost this way."
+        ),
+        keywords=(),
+    ),
+    "Know Naught but Fire": CardFacts(
+        name="Know Naught but Fire",
+        mana_cost="",
+        colors=(),
+        supertypes=(),
+        types=("Scheme",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "When you set this scheme in motion, it deals damage to each opponent "
+            "equal to the number of cards in that player's hand."
+        ),
+        keywords=(),
+    ),
+    "Mortal Flesh Is Weak": CardFacts(
+        name="Mortal Flesh Is Weak",
+        mana_cost="",
+        colors=(),
+        supertypes=(),
+        types=("Scheme",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "When you set this scheme in motion, each opponent's life total "
+            "becomes the lowest life total among your opponents."
+        ),
+        keywords=(),
+    ),
+    "Embrace My Diabolical Vision": CardFacts(
+        name="Embrace My Diabolical Vision",
+        mana_cost="",
+        colors=(),
+        supertypes=(),
+        types=("Scheme",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "When you set this scheme in motion, each player shuffles their hand "
+            "and graveyard into their library. You draw seven cards, then each "
+            "other player draws four cards."
+        ),
+        keywords=(),
+    ),
+    "The Very Soil Shall Shake": CardFacts(
+        name="The Very Soil Shall Shake",
+        mana_cost="",
+        colors=(),
+        supertypes=("Ongoing",),
+        types=("Scheme",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "(An ongoing scheme remains face up until it's abandoned.)\n"
+            "Creatures you control get +2/+2 and have trample.\n"
+            "When a creature you control dies, abandon this scheme."
+        ),
+        keywords=(),
+    ),
+    "Make Yourself Useful": CardFacts(
+        name="Make Yourself Useful",
+        mana_cost="",
+        colors=(),
+        supertypes=(),
+        types=("Scheme",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "When you set this scheme in motion, destroy target creature an "
+            "opponent controls. If a creature is destroyed this way, you gain life "
+            "equal to its toughness."
+        ),
+        keywords=(),
     ),
 }
 # fmt: on

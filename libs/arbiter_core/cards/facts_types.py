@@ -32,3 +32,5 @@ class CardFacts:
     oracle_text: str
     keywords: tuple[str, ...]
     loyalty: int | None = None  # a planeswalker's printed loyalty (CR 209.1, 306.5b)
+    hand_modifier: int | None = None  # a vanguard's hand modifier (902.5)
+    life_modifier: int | None = None  # a vanguard's life modifier (902.4)

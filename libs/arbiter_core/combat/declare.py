@@ -16,6 +16,7 @@ attacks (802.2a, 805.10e): `Combat.defender_of`.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import replace
 
 from arbiter_core.card_types import planeswalkers
@@ -26,6 +27,7 @@ from arbiter_core.kernel.edits import set_marker
 from arbiter_core.kernel.errors import InvalidCommand, RuleViolation
 from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.explain import Namer, explains, objs
+from arbiter_core.kernel.registry import Hooks
 from arbiter_core.kernel.state import Combat, GameState, Marker, Obj
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import (
@@ -198,6 +200,16 @@ def blocking_side(s: GameState, player: str) -> list[str]:
     return [player]
 
 
+#: rules that forbid a creature to block (509.1b) from outside the card model (901.7: a
+#: face-up plane's "Creatures can't block"): (state, blocker) -> True when it can't
+CANT_BLOCK: Hooks[str, Callable[[GameState, Obj], bool]] = Hooks("can't-block restriction")
+
+
+def _restricted(s: GameState, blocker: Obj) -> bool:
+    return cant_attack_or_block(s, blocker) or any(
+        rule(s, blocker) for rule in CANT_BLOCK["all"])
+
+
 def can_block(s: GameState, blocker: Obj, attacker: Obj, defender: str, m: Marker) -> bool:
     """CR 509.1a untapped; 802.4a only creatures attacking that player (805.10d: any
     player on the defending team); 702.9b flying; 509.1b restrictions (Pacifism)."""
@@ -206,7 +218,7 @@ def can_block(s: GameState, blocker: Obj, attacker: Obj, defender: str, m: Marke
         return False
     if m.combat is None or m.combat.defender_of(attacker.id) not in side:
         return False
-    if cant_attack_or_block(s, blocker):
+    if _restricted(s, blocker):
         return False
     if "flying" in keywords(s, attacker):
         return bool({"flying", "reach"} & keywords(s, blocker))
@@ -256,7 +268,7 @@ def declare_blockers(t: Txn, m: Marker, player: str, blocks: list[tuple[int, int
                 rule = "805.10d" if s.shared_team_turns else "802.4a"
             elif "flying" in keywords(s, a) and not b.tapped:
                 rule = "702.9b"
-            elif cant_attack_or_block(s, b):
+            elif _restricted(s, b):
                 rule = "509.1b"
             else:
                 rule = "509.1a"

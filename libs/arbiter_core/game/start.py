@@ -121,7 +121,8 @@ def start_game(t: Txn, cmd: StartGame) -> None:
     teams = _teams(v, seats, given)
     heads = max(Counter(teams.values()).values())
     life = cmd.starting_life or v.team_life(heads)
-    _started(t, v, cmd.game_id, cmd.seed, seats, teams, dict.fromkeys(seats, life), {}, cmd)
+    lives = v.starting_lives(dict.fromkeys(seats, life), cmd)
+    _started(t, v, cmd.game_id, cmd.seed, seats, teams, lives, {}, cmd)
     v.setting_up(t, cmd)
     decks = {p.name: p.deck for p in cmd.players}
     for name in seats:
@@ -139,7 +140,7 @@ def start_game(t: Txn, cmd: StartGame) -> None:
         t.emit(StartingPlayerChosen(player=chosen, rule="103.1"))
         i = seats.index(chosen)
         order = seats[i:] + seats[:i]
-    first_player = v.first_player(order, teams)
+    first_player = v.supplements(t, cmd, v.first_player(order, teams))
     if t.s.shared_team_turns:
         # CR 805.3, 103.1a: a starting team; its turns go through its primary player (805.2).
         first_player = team_seats(seats, teams, first_player)[0]
@@ -181,6 +182,7 @@ def set_up_position(t: Txn, cmd: SetUpPosition) -> None:
         active = team_seats(names, teams, active)[0]
     # Turn 1 of a position is the game's first turn: 103.8 applies to it.
     skip_draw = cmd.turn == 1 and v.first_player_skips_draw(len(names))
+    v.position_supplements(t, cmd, active)
     v.place_markers(t, names, active, cmd.turn, step.value, dict(cmd.markers), skip_draw,
                     "500.1")
 
@@ -190,7 +192,8 @@ def _position_life(v: Variant, cmd: SetUpPosition, names: list[str], teams: dict
     """Each player's life and poison: as given, per team as given, else the variant's."""
     heads = max(Counter(teams.values()).values())
     base_life = cmd.starting_life or v.team_life(heads)
-    life = {p.name: base_life if p.life is None else p.life for p in cmd.players}
+    modified = v.starting_lives(dict.fromkeys(names, base_life), cmd)
+    life = {p.name: modified[p.name] if p.life is None else p.life for p in cmd.players}
     poison = {p.name: p.poison for p in cmd.players if p.poison}
     for team, total in cmd.team_life.items():
         life.update({name: total for name in names if teams[name] == team})

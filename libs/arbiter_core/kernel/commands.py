@@ -27,6 +27,12 @@ class PlayerSetup(BaseModel):
     deck: list[str] = Field(default_factory=list)
     # Commander (903.6): the commander, set apart from `deck` (the rest of the deck)
     commander: str | None = Field(default=None, max_length=200)
+    # casual variants: a planar deck (901.3), a scheme deck (904.3), a vanguard (902.3),
+    # the archenemy (904.2a)
+    planar_deck: list[str] = Field(default_factory=list, max_length=1000)
+    scheme_deck: list[str] = Field(default_factory=list, max_length=1000)
+    vanguard: str | None = None
+    archenemy: bool = False
 
 
 class StartGame(_Command):
@@ -52,6 +58,8 @@ class StartGame(_Command):
     order_triggers: bool = False
     # the base variant of a supplementary one (Commander over Two-Headed Giant, 903.2)
     base_variant: str | None = Field(default=None, max_length=64)
+    planar_die_rolls_free: bool = False
+    supervillain_rumble: bool = False  # 904.12
 
 
 class PositionPlayer(BaseModel):
@@ -61,7 +69,8 @@ class PositionPlayer(BaseModel):
     life: int | None = None
     poison: int = 0
     zones: dict[
-        Literal["library", "hand", "battlefield", "graveyard", "exile", "command"],
+        Literal["library", "hand", "battlefield", "graveyard", "exile", "command",
+                "planar_deck", "scheme_deck"],
         list[CardSetup],
     ] = Field(default_factory=dict)
     # Commander: the card (by name) that is this player's commander, wherever it is set
@@ -69,6 +78,8 @@ class PositionPlayer(BaseModel):
     # dealt by each commander so far (903.10a)
     commander: str | None = Field(default=None, max_length=200)
     commander_damage_taken: dict[str, int] = Field(default_factory=dict)
+    vanguard: str | None = None
+    archenemy: bool = False
 
 
 class Attachment(BaseModel):
@@ -106,6 +117,11 @@ class SetUpPosition(_Command):
     face_down: list[tuple[str, int]] = Field(default_factory=list)
     order_triggers: bool = False  # 603.3b, as in StartGame
     base_variant: str | None = Field(default=None, max_length=64)
+    planar_die_rolls_free: bool = False
+    supervillain_rumble: bool = False  # 904.12
+    # a judge's "suppose the planar die comes up ...": the next results, in order
+    planar_die: list[Literal["blank", "chaos", "planeswalker"]] = Field(
+        default_factory=list, max_length=100)
 
 
 class RunEngineWork(_Command):
@@ -218,6 +234,14 @@ class ChooseOption(_Command):
     marker: int | None = None
 
 
+class RollPlanarDie(_Command):
+    """Roll the planar die, a special action (CR 901.9)."""
+
+    type: Literal["RollPlanarDie"] = "RollPlanarDie"
+    player: str
+    marker: int | None = None
+
+
 class Concede(_Command):
     type: Literal["Concede"] = "Concede"
     player: str
@@ -235,6 +259,7 @@ PlayerCommand = (
     | AssignCombatDamage
     | ChooseObjects
     | ChooseOption
+    | RollPlanarDie
     | Concede
 )
 
@@ -253,6 +278,7 @@ Command = Annotated[
     | AssignCombatDamage
     | ChooseObjects
     | ChooseOption
+    | RollPlanarDie
     | Concede,
     Field(discriminator="type"),
 ]

@@ -37,5 +37,9 @@ COMBAT_STEPS = frozenset(
 )
 MAIN_STEPS = frozenset({Step.PRECOMBAT_MAIN, Step.POSTCOMBAT_MAIN})
 
-Zone = Literal["library", "hand", "battlefield", "graveyard", "exile", "stack", "command"]
+Zone = Literal["library", "hand", "battlefield", "graveyard", "exile", "stack", "command",
+               "planar_deck", "scheme_deck"]
+#: the parts of the command zone that are a player's supplementary deck: a planar deck
+#: (901.4) and a scheme deck (904.4); their cards are in the command zone, face down
+SUPPLEMENTARY_DECKS: tuple[Zone, ...] = ("planar_deck", "scheme_deck")
 PLAYER_ZONES: tuple[Zone, ...] = ("library", "hand", "graveyard", "exile", "command")

@@ -136,7 +136,8 @@ class StackItem:
 
 EffectKind = Literal["pt", "prevent_combat_damage", "control", "keyword", "become_creature",
                      "detain", "redirect",
-                     "attack_requirement"]  # "attacks this turn if able" (508.1d)
+                     "attack_requirement",  # "attacks this turn if able" (508.1d)
+                     "until_planeswalk"]  # lasts until a player planeswalks (901.11)
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +203,7 @@ class Combat:
         return None
 
 
-@shown_when_set("loyalty_used", "after_targets")
+@shown_when_set("loyalty_used", "after_targets", "planar_rolls")
 @dataclass(frozen=True, slots=True)
 class Marker:
     """A turn marker (CR 807.4): whose turn it is, its step, its stack and its priority."""
@@ -224,6 +225,8 @@ class Marker:
     loyalty_used: tuple[int, ...] = field(default=(), repr=False)
     # who receives priority once a trigger's targets are chosen (603.3d, 117.3b-c)
     after_targets: str | None = field(default=None, repr=False)
+    # the planar die rolled as a special action this turn: (turn, player) each (901.9)
+    planar_rolls: tuple[tuple[int, str], ...] = field(default=(), repr=False)
 
 
 @shown_when_set("delayed", "ordered")
@@ -258,6 +261,10 @@ class Delayed:
     kind: Literal["return_from_exile", "destroy_unless_attacked"] = "return_from_exile"
     objs: tuple[int, ...] = ()
     source: int | None = None
+
+
+#: a field of `GameState` that `hashing.state_hash` reads only when it isn't its default,
+#: so the hashes of games that never use it stay what they were before it existed
 
 
 @dataclass(slots=True)
@@ -311,6 +318,11 @@ class GameState:
     # then left out of the state hash (HASHED_WHEN_SET).
     composed: tuple[str, str] | None = None
     commander: CommanderState | None = None
+    # Casual variants (CR 901-904), in the state hash only when set (HASHED_WHEN_SET): the
+    # options a game started with ("planar_die_rolls_free", "single_planar_deck",
+    # "supervillain_rumble"), and the planar die's next results a judge supposes
+    planar_die: tuple[str, ...] = ()
+    casual_options: tuple[str, ...] = ()
 
     def clone(self, share_zone_lists: bool = False) -> GameState:
         """A copy whose containers are its own. With `share_zone_lists` (a decision's
@@ -355,6 +367,8 @@ class GameState:
             order_triggers=self.order_triggers,
             composed=self.composed,
             commander=self.commander,
+            planar_die=self.planar_die,
+            casual_options=self.casual_options,
         )
 
     # -------------------------------------------------------------- queries
@@ -397,7 +411,8 @@ class GameState:
 
 
 #: GameState fields hashed (and in the canonical view) only when not at their default
-HASHED_WHEN_SET = frozenset({"order_triggers", "composed", "commander"})
+HASHED_WHEN_SET = frozenset({"order_triggers", "composed", "commander", "planar_die",
+                             "casual_options"})
 
 
 def _battlefield(s: GameState) -> tuple[Obj, ...]:

@@ -9,6 +9,7 @@ Bonesplitter) and resolved "until end of turn" effects (Giant Growth), then coun
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 from arbiter_core.cards import POOL, card_names, get_card
 from arbiter_core.cards.model import (
@@ -26,6 +27,7 @@ from arbiter_core.kernel.edits import set_obj
 from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.explain import Namer, explains
 from arbiter_core.kernel.memo import fact
+from arbiter_core.kernel.registry import Hooks
 from arbiter_core.kernel.state import Effect, GameState, Obj
 from arbiter_core.layers.face_down import FACE_DOWN
 from arbiter_core.multiplayer.information import chosen_hand_modifier
@@ -155,6 +157,8 @@ def _granted_to_all_creatures(s: GameState, o: Obj) -> list[str]:
         near = s.influence.get(src.controller)
         if near is None or o.controller in near:
             out += _card_grants(src.name)
+    for outside in OUTSIDE_GRANTS["grants"]:
+        out += outside(s, o)
     return out
 
 
@@ -165,6 +169,14 @@ def _granting_permanents(s: GameState) -> list[Obj]:
 
 
 StaticEffect = ModifyPowerToughness | CantAttackOrBlock
+
+#: static effects of objects that work outside the battlefield (901.7: a face-up plane's
+#: in the command zone), each rule listing its own: state -> (source, effect) pairs for
+#: "statics"; (state, creature) -> keywords the creature has for "grants"
+OUTSIDE_STATICS: Hooks[str, Callable[[GameState], list[tuple[Obj, StaticEffect]]]] = Hooks(
+    "static effects from outside the battlefield")
+OUTSIDE_GRANTS: Hooks[str, Callable[[GameState, Obj], list[str]]] = Hooks(
+    "keywords creatures have from outside the battlefield")
 
 
 @functools.cache
@@ -186,6 +198,8 @@ def _statics(s: GameState) -> list[tuple[Obj, StaticEffect]]:
         src = objects[oid]
         if printed_card(src) and (found := _card_statics(src.name)):
             out.extend([(src, eff) for eff in found])
+    for outside in OUTSIDE_STATICS["statics"]:
+        out.extend(outside(s))
     out.sort(key=lambda pair: pair[0].timestamp)  # CR 613.7: timestamp order
     return out
 
@@ -197,6 +211,8 @@ def _applies(src: Obj, subject: str, o: Obj) -> bool:
         return o.controller == src.controller and is_type(o, "Creature")
     if subject == "self":
         return src.id == o.id
+    if subject == "all_creatures":
+        return is_type(o, "Creature")
     return False
 
 

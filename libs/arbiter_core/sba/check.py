@@ -12,6 +12,7 @@ noticed here too, as the check ends.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 from arbiter_core.cards import card_names, get_card
 from arbiter_core.cards.model import CardDefinition, TriggeredAbility
@@ -24,11 +25,17 @@ from arbiter_core.kernel.decisions import check_choices, decision
 from arbiter_core.kernel.edits import set_obj, set_player
 from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.explain import Namer, explains
+from arbiter_core.kernel.registry import Hooks
 from arbiter_core.kernel.state import Decision, GameState, Marker, Obj, Work
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import definition
 from arbiter_core.sba.conditions import found
 from arbiter_core.stack.priority import give_priority
+
+#: state-based actions a variant adds that act on the game rather than a permanent
+#: (704.6e-f: schemes and phenomena in the command zone): (txn, marker) -> True when one
+#: was performed (the check then repeats, 704.3)
+GAME_SBAS: Hooks[str, Callable[[Txn, Marker], bool]] = Hooks("state-based action of a game")
 
 
 @work("check_sba", owner="sba-checker")
@@ -38,6 +45,8 @@ def check(t: Txn, m: Marker, w: Work) -> None:
     while not t.s.game_over:
         losers, objs, conflicts, choices = found(t.s)
         if not losers and not objs:
+            if any(action(t, m) for action in GAME_SBAS["all"]):
+                continue  # a variant's state-based action was performed: check again
             if conflicts:
                 player, ids = conflicts[0]
                 t.emit(ev.DecisionRequested(marker=m.number, kind="legend_rule", player=player,

@@ -49,6 +49,9 @@ ABILITY_EFFECTS: Registry[object, Callable[[Any], Meaning]] = Registry("ability 
 #: what an ability a rule gives a permanent means (804.2, deploy creatures: the ability
 #: past the card's own)
 RULES_ABILITY = "rules-ability"
+#: an inherent triggered ability of a variant, which has no source (901.8, planeswalking):
+#: its stack item names a negative ability index, keyed (INHERENT, index)
+INHERENT = "inherent"
 
 
 def effect(model: type[E]) -> Callable[[Callable[[Txn, Marker, StackItem, E, Legal, int],
@@ -114,6 +117,8 @@ def item_effects(t: Txn, item: StackItem) -> Meaning:
     d = item_definition(t, item)
     if item.kind == "spell":
         return _spell_effects(d, item.mode)
+    if item.ability < 0:  # an inherent ability with no source of its own (901.8)
+        return ABILITY_EFFECTS[(INHERENT, item.ability)](item)
     if item.ability == len(d.abilities):
         return ABILITY_EFFECTS[RULES_ABILITY](item)
     ab = d.abilities[item.ability]

@@ -20,7 +20,7 @@ resolution from the effect asked about (`resolve.resume`, which doesn't ask agai
 
 from __future__ import annotations
 
-from arbiter_core.cards.model import DrawCards, Effect, TriggeredAbility
+from arbiter_core.cards.model import CasualAbility, DrawCards, Effect, TriggeredAbility
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.commands import ChooseOption, PlayerCommand
 from arbiter_core.kernel.decisions import decision
@@ -40,8 +40,8 @@ def is_optional(t: Txn, item: StackItem) -> bool:
     if item.kind != "triggered" or item.delayed is not None:
         return False
     abilities = item_definition(t, item).abilities
-    ab = abilities[item.ability] if item.ability < len(abilities) else None
-    return isinstance(ab, TriggeredAbility) and ab.optional
+    ab = abilities[item.ability] if 0 <= item.ability < len(abilities) else None
+    return isinstance(ab, TriggeredAbility | CasualAbility) and ab.optional
 
 
 def has_unless(eff: object) -> bool:

@@ -94,8 +94,8 @@ def _countered_on_resolution(t: Txn, m: Marker, item: StackItem) -> None:
 
 def _intervening_if_holds(t: Txn, item: StackItem) -> bool:
     """CR 603.4: an intervening "if" is checked again on resolution."""
-    if item.kind != "triggered" or item.delayed is not None:
-        return True
+    if item.kind != "triggered" or item.delayed is not None or item.ability < 0:
+        return True  # 901.8: an inherent ability has no condition
     ab = item_definition(t, item).abilities[item.ability]
     if isinstance(ab, TriggeredAbility) and ab.if_untapped:
         src = t.s.objects.get(item.source or -1)

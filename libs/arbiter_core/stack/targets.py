@@ -6,17 +6,25 @@ A target is a typed reference (`kernel.refs`): a player or an object.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 from arbiter_core.cards.model import StaticAbility, TargetSpec, YouHaveHexproof
 from arbiter_core.kernel.errors import RuleViolation
 from arbiter_core.kernel.refs import ObjectRef, PlayerRef, Ref, object_ref, player_ref
-from arbiter_core.kernel.state import GameState
+from arbiter_core.kernel.registry import Hooks
+from arbiter_core.kernel.state import GameState, Obj
 from arbiter_core.layers.characteristics import colors, definition, is_creature, is_type
 from arbiter_core.multiplayer.influence import near, object_in_range, player_in_range
 from arbiter_core.multiplayer.seating import opponents
 
 PLAYER_KINDS = ("any", "player", "player_or_planeswalker", "creature_planeswalker_or_player")
+
+
+#: rules that make an object an illegal target for spells and abilities a player
+#: controls, from a keyword module (702.11b hexproof): (state, controller, object) -> True
+#: when it can't be targeted
+TARGET_RESTRICTIONS: Hooks[str, Callable[[GameState, str, Obj], bool]] = Hooks(
+    "target restriction")
 
 
 def is_legal(s: GameState, spec: TargetSpec, controller: str, target: Ref,
@@ -59,6 +67,8 @@ def _object_legal(s: GameState, spec: TargetSpec, controller: str, oid: int,
     if o.zone in ("battlefield", "stack") and not object_in_range(s, controller, o):
         return False
     if spec.not_color is not None and spec.not_color in colors(o):
+        return False
+    if any(cannot(s, controller, o) for cannot in TARGET_RESTRICTIONS["all"]):
         return False
     match spec.kind:
         case "creature":

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from arbiter_core.cards.model import TargetSpec, TriggeredAbility
+from arbiter_core.cards.model import CasualAbility, TargetSpec, TriggeredAbility
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.commands import ChooseObjects, PlayerCommand
 from arbiter_core.kernel.decide import work
@@ -121,8 +121,8 @@ def requirements(t: Txn, item: StackItem) -> tuple[TargetSpec, ...]:
     if item.kind != "triggered" or item.delayed is not None:
         return ()
     abilities = item_definition(t, item).abilities
-    ab = abilities[item.ability] if item.ability < len(abilities) else None
-    return ab.targets if isinstance(ab, TriggeredAbility) else ()
+    ab = abilities[item.ability] if 0 <= item.ability < len(abilities) else None
+    return ab.targets if isinstance(ab, TriggeredAbility | CasualAbility) else ()
 
 
 def _legal(t: Txn, item: StackItem, spec: TargetSpec) -> list[Ref]:

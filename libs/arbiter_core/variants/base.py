@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import cache
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.commands import SetUpPosition, StartGame
@@ -166,6 +166,24 @@ class Variant:
         after its cards are put; before libraries are put for a new game."""
 
 
+    # -------------------------------------------------------------- casual variants
+
+    def starting_lives(self, life: dict[str, int], cmd: Any) -> dict[str, int]:
+        """Each player's starting life from the command's setups (902.4 vanguard
+        modifiers, 904.5 the archenemy's 40)."""
+        return life
+
+    def supplements(self, t: Txn, cmd: Any, first: str) -> str:
+        """Supplementary decks and cards as the game begins (planar decks 901.5,
+        vanguards 902.3, scheme decks 904.4); the first player, which a variant may
+        choose instead (904.6)."""
+        return first
+
+    def position_supplements(self, t: Txn, cmd: Any, active: str) -> None:
+        """The same for a judge's position (its cards are put as given). `cmd` is the
+        `StartGame` or `SetUpPosition` command (its players and options)."""
+
+
 class VariantComposed(ev.EventBase):
     """A supplementary variant is played over a base (CR 900.1, 901.12, 903.2, 904.13)."""
 
@@ -184,19 +202,24 @@ class Supplement(Variant):
     players: int = 0
 
     def default_base(self, players: int) -> str:
-        """The base without one given (903.2: a two-player game, or Free-for-All)."""
-        return "two_player" if players == 2 else "free_for_all"
+        """The base without one given (901.2, 903.2: a two-player game, or
+        Free-for-All)."""
+        return "two_player" if players <= 2 else "free_for_all"
 
     def over(self, base: str | None, players: int) -> Variant:
         """This supplement over `base` (its default when None), for a game of `players`."""
         found = get_variant(base or self.default_base(players))
-        if isinstance(found, Supplement):
+        if isinstance(found, Supplement) or not self.may_be_over(found):
             raise InvalidCommand("base_variant", f"{self.name} can't be played over "
                                                  f"{found.name}")
         combined = type(composed(self.name, found.name))()
         if isinstance(combined, Supplement):
             combined.players = players
         return combined
+
+    def may_be_over(self, base: Variant) -> bool:
+        """Whether the supplement may be played over `base`."""
+        return True
 
 
 def compose(supplement: type[Supplement], base: type[Variant]) -> Variant:
@@ -220,7 +243,7 @@ def composed(supplement: str, base: str) -> Variant:
 
 VARIANTS: Registry[str, Variant] = Registry("variant")
 #: the variants whose issues have not landed: named, refused as not supported yet
-NOT_YET = ("planechase", "vanguard", "archenemy")
+NOT_YET: tuple[str, ...] = ()
 
 
 def variant(cls: type[Variant]) -> type[Variant]:

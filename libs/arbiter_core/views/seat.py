@@ -20,11 +20,13 @@ Pure: no I/O, clock or randomness.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from arbiter_core.kernel.refs import PlayerRef, Ref
+from arbiter_core.kernel.registry import Hooks
 from arbiter_core.kernel.state import (
     Decision,
     GameState,
@@ -38,7 +40,7 @@ from arbiter_core.layers import face_down
 from arbiter_core.layers.characteristics import is_creature, power_toughness
 from arbiter_core.variants.base import variant_of
 
-HIDDEN_ZONES = frozenset({"hand", "library"})
+HIDDEN_ZONES = frozenset({"hand", "library", "planar_deck", "scheme_deck"})  # 901.4, 904.4
 SPECTATOR = "*spectator*"  # the viewer of `spectator_view` (never a player's name)
 FACE_DOWN_NAME = "face-down card"
 
@@ -171,11 +173,19 @@ def visible(state: GameState, oid: int, seat: str | None) -> bool:
     return o.zone == "hand" and sees_hand(state, seat, o.owner)
 
 
+#: rules that reveal a player's hand to everyone ("play with their hands revealed",
+#: the vanguard Squee): (state, owner) -> True when it is revealed
+REVEALED_HANDS: Hooks[str, Callable[[GameState, str], bool]] = Hooks("revealed hand")
+
+
 def sees_hand(state: GameState, seat: str | None, owner: str) -> bool:
     """May `seat` look at `owner`'s hand? Its own; a teammate's in Team vs. Team, Emperor
     and Two-Headed Giant (808.5, 809.7, 810.5); in Alternating Teams a teammate's only
-    when seated next to each other (811.5). Judges see every hand."""
+    when seated next to each other (811.5); a hand an effect reveals. Judges see every
+    hand."""
     if seat is None or seat == owner:
+        return True
+    if any(revealed(state, owner) for revealed in REVEALED_HANDS["all"]):
         return True
     me, them = state.players.get(seat), state.players.get(owner)
     if me is None or them is None or me.team != them.team:

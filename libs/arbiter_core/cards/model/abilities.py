@@ -292,6 +292,26 @@ class MorphAbility(DataModel):
     reminder: bool = False  # the Oracle prints reminder text (CR 207.2a)
 
 
+class CasualAbility(DataModel):
+    """An ability of a plane, phenomenon, scheme or vanguard card (CR 311-314, 901.7,
+    902.7, 904.8), which functions from the command zone: `name` keys what it does in
+    the variant module that implements it (`variants.casual_cards`), `text` is its Oracle
+    paragraph. `when` says what it is: a static ability, or the event it triggers on -
+    rolling {CHAOS} (311.7), encountering a phenomenon (312.5), setting a scheme in
+    motion (701.32)."""
+
+    kind: Literal["casual"] = "casual"
+    name: str
+    text: str
+    when: Literal["static", "chaos", "encounter", "planeswalk_to", "set_in_motion",
+                  "your_upkeep", "your_draw_step", "your_end_step", "each_end_step",
+                  "creature_dies"] = "static"
+    optional: bool = False  # "you may"
+    targets: tuple[TargetSpec, ...] = ()
+    #: what it does, when the card model's effects say it; else `name` says
+    effects: tuple[Effect, ...] = ()
+
+
 Ability = (
     KeywordAbility
     | SpellAbility
@@ -302,6 +322,7 @@ Ability = (
     | EquipAbility
     | CyclingAbility
     | MorphAbility
+    | CasualAbility
 )
 
 

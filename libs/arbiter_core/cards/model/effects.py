@@ -44,7 +44,8 @@ class CounterTarget(DataModel):
     what: TargetRef = 0
 
 
-PTSubject = Literal["target", "self", "enchanted", "equipped", "creatures_you_control"]
+PTSubject = Literal["target", "self", "enchanted", "equipped", "creatures_you_control",
+                    "all_creatures"]
 
 
 class ModifyPowerToughness(DataModel):

@@ -38,7 +38,8 @@ class CardsPut(EventBase):
 
     type: Literal["CardsPut"] = "CardsPut"
     player: str
-    zone: Literal["library", "hand", "battlefield", "graveyard", "exile", "command"]
+    zone: Literal["library", "hand", "battlefield", "graveyard", "exile", "command",
+                  "planar_deck", "scheme_deck"]
     cards: list[CardSetup]
     first_id: int
 

@@ -1,0 +1,129 @@
+"""More plane and phenomenon cards (CR 311, 312), taken from the full Oracle file
+(tools/extra_cards.txt), so that a planar deck of ten different names with at most two
+phenomena (901.3) can be built from implemented cards: Panopticon, Lethe Lake, The Eon
+Fog, The Hippodrome and Tazeem; the phenomena Mutual Epiphany and Planewide Disaster.
+
+Each ability is a `CasualAbility` (planes.py): the card model's own effects where they
+say what it does (draw, mill, destroy), a behaviour registered here otherwise. Static
+abilities work from the command zone (901.7): The Eon Fog's through a turn-based action
+of the untap step (502), The Hippodrome's in layer 7c (`planes.ANTHEMS`), Tazeem's as a
+blocking restriction (509.1b, `combat.declare.CANT_BLOCK`).
+"""
+
+from __future__ import annotations
+
+from arbiter_core.cards.build import card
+from arbiter_core.cards.model import (
+    Destroy,
+    DrawCards,
+    Mill,
+    ModifyPowerToughness,
+    TargetSpec,
+)
+from arbiter_core.cards.pool import add_card
+from arbiter_core.combat.declare import CANT_BLOCK
+from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.refs import ObjectRef
+from arbiter_core.kernel.state import GameState, Marker, Obj, StackItem, Step
+from arbiter_core.kernel.txn import Txn
+from arbiter_core.layers.characteristics import is_creature, is_type, power_toughness
+from arbiter_core.turns.draw import draw
+from arbiter_core.turns.steps import advance, step_action
+from arbiter_core.variants.planechase import face_up, is_planechase
+from arbiter_core.variants.planes import ANTHEMS, casual, does
+
+PANOPTICON = add_card(card(
+    "Panopticon",
+    casual("panopticon_to", "When you planeswalk to Panopticon, draw a card.",
+           "planeswalk_to", effects=(DrawCards(),)),
+    casual("panopticon_draw", "At the beginning of your draw step, draw an additional "
+                              "card.", "your_draw_step", effects=(DrawCards(),)),
+    casual("panopticon_chaos", "Whenever you roll {CHAOS}, draw a card.", "chaos",
+           effects=(DrawCards(),))))
+LETHE_LAKE = add_card(card(
+    "Lethe Lake",
+    casual("lethe_upkeep", "At the beginning of your upkeep, mill ten cards.",
+           "your_upkeep", effects=(Mill(who="controller", count=10),)),
+    casual("lethe_chaos", "Whenever you roll {CHAOS}, target player mills ten cards.",
+           "chaos", targets=(TargetSpec(kind="player"),),
+           effects=(Mill(who="target_player", count=10),))))
+EON_FOG = add_card(card(
+    "The Eon Fog",
+    casual("eon_fog_skip", "Players skip their untap steps."),
+    casual("eon_fog_chaos", "Whenever you roll {CHAOS}, untap all permanents you "
+                            "control.", "chaos")))
+HIPPODROME = add_card(card(
+    "The Hippodrome",
+    casual("hippodrome_anthem", "All creatures get -5/-0."),
+    casual("hippodrome_chaos", "Whenever you roll {CHAOS}, you may destroy target creature "
+                               "if its power is 0 or less.", "chaos", optional=True,
+           targets=(TargetSpec(kind="creature"),))))
+TAZEEM = add_card(card(
+    "Tazeem",
+    casual("tazeem_no_blocks", "Creatures can't block."),
+    casual("tazeem_chaos", "Whenever you roll {CHAOS}, draw a card for each land you "
+                           "control.", "chaos")))
+MUTUAL_EPIPHANY = add_card(card(
+    "Mutual Epiphany",
+    casual("mutual_epiphany", "When you encounter Mutual Epiphany, each player draws four "
+                              "cards. (Then planeswalk away from this phenomenon.)",
+           "encounter", effects=(DrawCards(who="each_player", count=4),))))
+PLANEWIDE_DISASTER = add_card(card(
+    "Planewide Disaster",
+    casual("planewide_disaster", "When you encounter Planewide Disaster, destroy all "
+                                 "creatures. (Then planeswalk away from this phenomenon.)",
+           "encounter", effects=(Destroy(what="all_creatures"),))))
+
+ANTHEMS["hippodrome_anthem"] = (
+    (ModifyPowerToughness(subject="all_creatures", power=-5, toughness=0),), ())
+
+
+def _face_up_named(s: GameState, name: str) -> list[Obj]:
+    return [o for o in face_up(s) if o.name == name] if is_planechase(s) else []
+
+
+@step_action(Step.UNTAP, order=-10)
+def _eon_fog(t: Txn, m: Marker) -> bool:
+    """The Eon Fog: "Players skip their untap steps." (502; 901.7): the step begins and
+    ends without its turn-based actions."""
+    if not _face_up_named(t.s, "The Eon Fog"):
+        return False
+    advance(t, m.number)
+    return True
+
+
+def _tazeem(s: GameState, blocker: Obj) -> bool:
+    """Tazeem: "Creatures can't block." (509.1b; 901.13: every creature)."""
+    return bool(_face_up_named(s, "Tazeem"))
+
+
+CANT_BLOCK.add("all", _tazeem)
+
+
+@does("eon_fog_chaos")
+def _untap_yours(t: Txn, m: Marker, item: StackItem) -> None:
+    """Untap all permanents you control (701.26b)."""
+    tapped = [o.id for o in t.s.permanents(item.controller) if o.tapped]
+    if tapped:
+        t.emit(ev.PermanentsUntapped(objs=tapped, rule="701.26b"))
+
+
+@does("hippodrome_chaos")
+def _hippodrome(t: Txn, m: Marker, item: StackItem) -> None:
+    """Destroy the target creature if its power is 0 or less (checked as it resolves,
+    608.2b-c); asked first as "you may" (603.5, `stack.optional`)."""
+    for group in item.targets:
+        for ref in group:
+            o = t.s.objects.get(ref.obj) if isinstance(ref, ObjectRef) else None
+            if o is not None and o.zone == "battlefield" and is_creature(o) \
+                    and power_toughness(t.s, o)[0] <= 0:
+                t.emit(ev.ObjectMoved(obj=o.id, new_id=t.new_id(), to_zone="graveyard",
+                                      to_player=o.owner, rule="701.8a"))
+
+
+@does("tazeem_chaos")
+def _tazeem_draw(t: Txn, m: Marker, item: StackItem) -> None:
+    """Draw a card for each land you control (121.1)."""
+    lands = sum(1 for o in t.s.permanents(item.controller) if is_type(o, "Land"))
+    for _ in range(lands):
+        draw(t, item.controller, "121.1")

@@ -1,0 +1,140 @@
+"""Vanguard and Archenemy in-process (CR 902, 904): typed rejections of games the rules
+don't allow, what the views show (scheme decks hidden, Squee's revealed hands), and the
+hooks other parts use (the opening hand size, 103.5a)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from arbiter_core.kernel.commands import PlayerSetup, StartGame
+from arbiter_core.kernel.decide import decide
+from arbiter_core.kernel.errors import ArbiterError
+from arbiter_core.kernel.evolve import apply, empty_state
+from arbiter_core.kernel.state import GameState
+from arbiter_core.variants.base import get_variant
+from arbiter_core.views.seat import view
+from arbiter_runtime.decks import BOT_SCHEME_DECK
+from arbiter_scenarios.runner import run_scenario
+
+DECK = ["Plains"] * 30
+
+
+def _start(variant: str, players: list[PlayerSetup], **options: object) -> GameState:
+    s = empty_state()
+    for e in decide(s, StartGame(game_id="g", variant=variant, seed=3, players=players,
+                                 **options)):
+        apply(s, e)
+    return s
+
+
+def _archenemy(n: int = 4) -> list[PlayerSetup]:
+    return [PlayerSetup(name="V", team="villain", deck=DECK, archenemy=True,
+                        scheme_deck=list(BOT_SCHEME_DECK)),
+            *(PlayerSetup(name=f"H{i}", team="heroes", deck=DECK) for i in range(1, n))]
+
+
+def test_archenemy_needs_one_player_against_one_team() -> None:
+    """904.2, 904.2a: two teams, one of a single player."""
+    two_and_two = [PlayerSetup(name=n, team=t, deck=DECK)
+                   for n, t in (("A", "x"), ("B", "x"), ("C", "y"), ("D", "y"))]
+    with pytest.raises(ArbiterError) as e:
+        _start("archenemy", two_and_two)
+    assert "904.2" in str(e.value)
+    with pytest.raises(ArbiterError):  # 904.12a: Free-for-All only as Supervillain Rumble
+        _start("archenemy", _archenemy(), base_variant="free_for_all")
+    with pytest.raises(ArbiterError):
+        _start("archenemy", _archenemy(), supervillain_rumble=True)
+
+
+def test_archenemy_game_start() -> None:
+    s = _start("archenemy", _archenemy())
+    assert s.players["V"].life == 40 and s.players["H1"].life == 20  # 904.5
+    assert next(iter(s.markers.values())).holder == "V"  # 904.6
+    assert s.shared_team_turns  # 904.2
+    deck = s.zone("V", "scheme_deck")
+    assert len(deck) == 20
+    for seat in ("V", "H1"):  # scheme deck order is hidden from everyone
+        shown = view(s, seat).model_dump_json()
+        assert not any(f'"id":{oid},' in shown for oid in deck)
+
+
+def test_vanguard_needs_a_vanguard_card_each() -> None:
+    with pytest.raises(ArbiterError) as e:
+        _start("vanguard", [PlayerSetup(name="A", deck=DECK, vanguard="Gerrard"),
+                            PlayerSetup(name="B", deck=DECK)])
+    assert "902.3" in str(e.value)
+    with pytest.raises(ArbiterError):
+        _start("vanguard", [PlayerSetup(name="A", deck=DECK, vanguard="Gerrard"),
+                            PlayerSetup(name="B", deck=DECK, vanguard="Grizzly Bears")])
+
+
+def test_squee_reveals_the_opponents_hands_to_every_seat() -> None:
+    s = _start("vanguard", [PlayerSetup(name="A", deck=DECK, vanguard="Squee"),
+                            PlayerSetup(name="B", deck=DECK, vanguard="Gerrard"),
+                            PlayerSetup(name="C", deck=DECK, vanguard="Ertai")],
+               base_variant="free_for_all")
+    for seat, owner in (("A", "B"), ("C", "B"), ("B", "C")):
+        p = next(p for p in view(s, seat).players if p.name == owner)
+        assert p.hand is not None, (seat, owner)
+    p = next(p for p in view(s, "B").players if p.name == "A")
+    assert p.hand is None  # Squee's controller's own hand stays hidden
+
+
+def test_starting_hand_size_hook() -> None:
+    """103.5a, 902.5: the hook the opening hands and the mulligan procedure draw with
+    reads each player's vanguard in the command zone."""
+    s = _start("vanguard", [PlayerSetup(name="A", deck=DECK, vanguard="Squee"),
+                            PlayerSetup(name="B", deck=DECK, vanguard="Gerrard")])
+    v = get_variant("vanguard", None, 2)
+    assert v.starting_hand_size(s, "A") == 10
+    assert v.starting_hand_size(s, "B") == 3
+    assert len(s.zone("A", "hand")) == 10 and len(s.zone("B", "hand")) == 3
+    assert get_variant("two_player").starting_hand_size(s, "A") == 7
+
+
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+
+
+@pytest.mark.parametrize(("file", "old", "new"), [
+    ("archenemy/set-in-motion.yaml", "{scheme_in_motion: Roots of All Evil}",
+     "{scheme_in_motion: Mortal Flesh Is Weak}"),
+    ("archenemy/set-in-motion.yaml", "{scheme_in_motion: none}",
+     "{scheme_in_motion: Roots of All Evil}"),
+    ("archenemy/set-in-motion.yaml", "{scheme_deck_bottom: {player: Villain, is: Roots",
+     "{scheme_deck_bottom: {player: Villain, is: Mortal Flesh Is Weak}}\n#"),
+    ("archenemy/set-in-motion.yaml", "scheme_deck: [Roots of All Evil, Mortal Flesh Is Weak]",
+     "scheme_deck: [Mortal Flesh Is Weak, Roots of All Evil]"),
+    ("archenemy/archenemy-start.yaml", "    archenemy: true\n", "    archenemy: false\n"),
+    ("archenemy/supervillain-rumble.yaml", "options: {supervillain_rumble: true}",
+     "options: {supervillain_rumble: false}"),
+    ("vanguard/modifiers.yaml", "vanguard: Ertai", "vanguard: Gerrard"),
+    ("planechase/two-headed-giant.yaml", "options: {base: two_headed_giant}",
+     "options: {base: free_for_all}"),
+])
+def test_a_wrong_casual_value_fails_the_scenario(tmp_path: Path, file: str, old: str,
+                                                 new: str) -> None:
+    """Each key of the casual variants (../shared/spec/scenarios.md) is checked: the
+    scenario passes as written and fails with one value changed."""
+    path = SCENARIOS / file
+    assert run_scenario(path).passed
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    wrong = tmp_path / "wrong.yaml"
+    wrong.write_text(text.replace(old, new, 1), encoding="utf-8")
+    assert not run_scenario(wrong).passed
+
+
+@pytest.mark.parametrize(("variant", "setup"), [
+    ("planechase", {"planar_deck": ["No Such Plane"]}),
+    ("planechase", {"planar_deck": ["Grizzly Bears"]}),
+    ("archenemy", {"scheme_deck": ["Krosa"], "archenemy": True, "team": "v"}),
+    ("vanguard", {"vanguard": "Nobody"}),
+])
+def test_hostile_supplementary_decks_are_typed_rejections(variant: str,
+                                                         setup: dict[str, object]) -> None:
+    players = [PlayerSetup(name="A", deck=DECK, **setup),
+               PlayerSetup(name="B", deck=DECK, team="h", vanguard="Gerrard")]
+    with pytest.raises(ArbiterError):
+        _start(variant, players)
