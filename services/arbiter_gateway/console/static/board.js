@@ -71,8 +71,10 @@ function zone(label, count, body) {
 function playerPanel(view, p, byId, teams) {
   const mine = view.battlefield.filter((x) => x.controller === p.name);
   const m = view.markers.find((x) => x.holder === p.name);
-  return el("article", { class: `player${p.in_game ? "" : " out"}`, id: `player-${p.name}`,
-    "data-player": p.name, style: `border-color: ${teamColour(teams, p.team)}` },
+  teamColour(teams, p.team);
+  const team = [...teams.keys()].indexOf(p.team) % TEAM_COLOURS.length;
+  return el("article", { class: `player team-${team}${p.in_game ? "" : " out"}`,
+    id: `player-${p.name}`, "data-player": p.name },
   el("h3", {}, p.name,
     p.team !== p.name ? el("small", {}, ` team ${p.team}`) : null,
     m ? el("span", { class: "badge active" }, `active · marker ${m.number}`) : null,
