@@ -2,8 +2,9 @@
 
 `--to N` stops just after the game's N-th event. The board is the judge's view (hands
 and libraries included); `--json` prints it as one JSON object on stdout.
-`--explain` lists the events 1..N (or `--from` N `--to` M) instead (explain_cmd.py); `--as-scenario` writes the
-position at N as a scenario file (scenario_export.py), to `--out FILE` or stdout;
+`--explain` lists the events 1..N (or `--from` N `--to` M) instead (explain_cmd.py);
+`--as-scenario` writes the position at N as a scenario file (scenario_export.py), to
+`--out FILE` or stdout;
 `--check` re-decides the log with the current engine and reports the first divergence
 (check_cmd.py).
 Every error is one line on stderr and exit code 2.
