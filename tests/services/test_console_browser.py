@@ -206,7 +206,7 @@ def screenshots(out: Path) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "shots.sqlite"
         shots = [("two_headed_giant", 4, 5, "console-2hg.png", 1400, 1500),
-                 ("grand_melee", 12, 2, "console-grand-melee.png", 1400, 1700)]
+                 ("grand_melee", 16, 2, "console-grand-melee.png", 1400, 1800)]
         games = []
         for variant, players, seed, name, w, h in shots:
             one = Path(tmp) / f"{variant}.sqlite"

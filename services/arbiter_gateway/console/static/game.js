@@ -10,7 +10,7 @@ const root = document.getElementById("game");
 const gameId = root.dataset.game;
 const $ = (id) => document.getElementById(id);
 const s = { at: 0, total: 0, offset: 0, matching: 0, filters: {}, seq: 0, role: null,
-  crBase: null, follow: false };
+  crBase: null, follow: false, over: false, connected: false };
 
 function ruleLink(rule, url) {
   if (!rule) return "";
@@ -49,6 +49,8 @@ async function showBoard() {
       s.role === "judge" ? el("button", { type: "button", class: "why-btn", onclick: () => why(e.version) }, "Why?") : null)
       : el("p", {}, "before the first event"));
     renderBoard($("board"), b.view);
+    if (b.at === b.total) s.over = b.view.game_over;
+    if (s.connected) $("live").textContent = s.over ? "finished" : "● live";
     root.dataset.shownAt = String(b.at);
   } catch (err) { if (seq === s.seq) showError("board", err); }
 }
@@ -140,7 +142,10 @@ function live() {
   ws.onopen = () => ws.send(JSON.stringify({ token: token() }));
   ws.onmessage = (m) => {
     const msg = JSON.parse(m.data);
-    if (msg.kind === "hello") $("live").textContent = "● live";
+    if (msg.kind === "hello") {
+      s.connected = true;
+      $("live").textContent = s.over ? "finished" : "● live";
+    }
     if (msg.kind !== "update") return;
     const before = s.total;
     setTotal(msg.version);
@@ -148,7 +153,11 @@ function live() {
     if (s.follow) select(s.total);
     else if (!filtered() && s.offset + PAGE >= before) loadTimeline();
   };
-  ws.onclose = () => { $("live").textContent = ""; setTimeout(live, 3000); };
+  ws.onclose = () => {
+    s.connected = false;
+    $("live").textContent = "";
+    setTimeout(live, 3000);
+  };
 }
 
 async function exportScenario() {
