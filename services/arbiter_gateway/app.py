@@ -202,7 +202,7 @@ def create_app(gw: Gateway, start_broker: bool = True) -> FastAPI:
         if gw.keeper is not None:
             await gw.keeper.stop()
 
-    app = FastAPI(title="Arbiter gateway", lifespan=lifespan,
+    app = FastAPI(title="Arbiter gateway", lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Games for organisers, judges, seats and spectators. "
                               "Errors are `{\"error\": reason}`.")
 

@@ -209,6 +209,14 @@ def test_pages_and_assets_stay_inside_the_gateway_and_cr_links_are_configured(
             assert "default-src 'self'" in r.headers["content-security-policy"]
             assets |= set(re.findall(r'(?:src|href)="(/console/static/[^"]+)"', r.text))
             assert not OUTSIDE.findall(r.text), page
+        # the API's docs page: Swagger UI from the gateway itself
+        docs = await http.get("/docs")
+        assert docs.status_code == 200 and not OUTSIDE.findall(docs.text)
+        docs_assets = re.findall(r"""['"](/docs/static/[^'"]+)['"]""", docs.text)
+        assert len(docs_assets) >= 3
+        for path in docs_assets:
+            assert (await http.get(path)).status_code == 200, path
+        assert (await http.get("/redoc")).status_code == 404
         seen = set()
         while assets:
             path = assets.pop()
