@@ -242,3 +242,39 @@ def test_pages_and_assets_stay_inside_the_gateway_and_cr_links_are_configured(
             f"https://rules.example/cr/{why['chain'][0]['rule']}"
     on_store(str(db), unset)
     on_store(str(db), configured, cr_base="https://rules.example/cr/{rule}")
+
+
+def test_hostile_queries_get_typed_answers(played: tuple[Path, str], tmp_path: Path) -> None:
+    """Out-of-range events, malformed filters and unknown games: 404 or 422 naming the
+    field, never a 500."""
+    db = tmp_path / "copy.sqlite"
+    shutil.copy(played[0], db)
+    game = played[1]
+
+    async def scenario(system: System, http: httpx.AsyncClient) -> None:
+        _, judge = await staff(http)
+        cases = [
+            (f"{API}/{game}/board", {"at": 10**9}, 404),
+            (f"{API}/{game}/board", {"at": -1}, 422),
+            (f"{API}/{game}/board", {"at": "x"}, 422),
+            (f"{API}/{game}/why", {"at": 0}, 422),
+            (f"{API}/{game}/why", {"at": 10**9}, 404),
+            (f"{API}/{game}/scenario", {}, 422),
+            (f"{API}/{game}/timeline", {"rule": "'; drop"}, 422),
+            (f"{API}/{game}/timeline", {"kind": "K" * 100}, 422),
+            (f"{API}/{game}/timeline", {"kind": ["A"] * 50}, 422),
+            (f"{API}/{game}/timeline", {"limit": 10**6}, 422),
+            (f"{API}/{game}/timeline", {"offset": 10**9}, 200),
+            (f"{API}/no-such-game/board", {}, 404),
+            (f"{API}/no-such-game/timeline", {}, 404),
+            (f"{API}/bad%20id/board", {}, 404),
+            (f"{API}", {"status": "sideways"}, 422),
+        ]
+        for path, params, status in cases:
+            r = await http.get(path, params=params, headers=auth(judge))
+            assert r.status_code == status, (path, params, r.status_code, r.text)
+            assert "error" in r.json() or status == 200
+        page = (await http.get(f"{API}/{game}/timeline", params={"offset": 10**9},
+                               headers=auth(judge))).json()
+        assert page["rows"] == []
+    on_store(str(db), scenario)

@@ -86,6 +86,8 @@ def add_console_api(app: FastAPI, gw: Gateway, reads: ConsoleReads) -> None:
         judge = who.role == "judge"
         if card and not judge:
             raise HTTPException(403, "only judges search by card")
+        if any(len(k) > 64 or not k.isidentifier() for k in kind or ()):
+            raise HTTPException(422, "kind: an event type's name (letters, at most 64)")
         f = Filters(kinds=frozenset(k for k in kind or () if k), rule=rule, player=player,
                     card=card)
         await gw.judge_read(who, game_id, f"console timeline from {offset}")
