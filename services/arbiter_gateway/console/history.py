@@ -145,6 +145,7 @@ class History:
         self.index_state = empty_state()  # where the index pass has got to
         self._named_upto = 1
         self._last: GameState | None = None
+        self.lines: OrderedDict[int, str] = OrderedDict()  # event lines already made
 
     def total(self) -> int:
         return self.store.stream_version(self.game_id)

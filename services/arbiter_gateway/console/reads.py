@@ -38,6 +38,7 @@ from arbiter_store import EventStore, StoredEvent
 
 Viewer = str | None
 MAX_PAGE = 500
+LINES_KEPT = 20_000  # event lines remembered per game (a filtered page costs seconds)
 MAX_CHAIN = 8
 LOOK_BACK = 3000  # events searched back for what made engine work owed
 
@@ -220,8 +221,9 @@ def _events(h: History, first: int, last: int) -> list[Event]:
 def _lines(h: History, versions: list[int]) -> dict[int, str]:
     """Each event of `versions` in words (`arbiter_core.kernel.explain`), from the state
     before it; objects made by the event are named first (a dry run of the run)."""
-    out: dict[int, str] = {}
-    for first, last in _runs(versions):
+    cache = h.lines
+    out = {v: cache[v] for v in versions if v in cache}
+    for first, last in _runs(v for v in versions if v not in out):
         start = h.state_at(first - 1)
         events = _events(h, first, last)
         dry = start.clone()
@@ -234,6 +236,11 @@ def _lines(h: History, versions: list[int]) -> dict[int, str]:
         for e in events:
             out[state.version + 1] = explain(state, e, h.names)
             apply(state, e)
+    for v in versions:
+        cache[v] = out[v]
+        cache.move_to_end(v)
+    while len(cache) > LINES_KEPT:
+        cache.popitem(last=False)
     return out
 
 
