@@ -60,9 +60,11 @@ def chromium(width: int = 1400, height: int = 1000) -> Iterator[Any]:
 
 
 def until(driver: Any, check: Callable[[Any], Any], what: str, timeout: float = WAIT_S) -> Any:
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(check, what)
+    return WebDriverWait(driver, timeout, poll_frequency=0.1,
+                         ignored_exceptions=[StaleElementReferenceException]).until(check, what)
 
 
 def css(driver: Any, selector: str) -> list[Any]:
@@ -93,8 +95,10 @@ def go_to(driver: Any, n: int) -> None:
 
 
 def graveyard(driver: Any, player: str) -> list[int]:
-    return [int(li.get_attribute("data-id"))
-            for li in css(driver, f"#player-{player} ul.graveyard li")]
+    ids = driver.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].map(li => li.dataset.id);",
+        f"#player-{player} ul.graveyard li")
+    return [int(i) for i in ids]
 
 
 def serve(db: Path, steps: Callable[[str, Any], None], live: StartGame | None = None) -> None:
@@ -169,20 +173,24 @@ def test_a_judge_steps_to_a_death_asks_why_shares_filters_and_follows(
             form.find_element("name", "rule").send_keys("704.5g")
             form.find_element("css selector", "button[type=submit]").click()
 
-            def rules_shown(d: Any) -> set[str] | None:
-                rows = css(d, "#timeline tbody tr")
-                info = d.find_element("id", "page-info").text
+            def timeline(d: Any) -> tuple[str, list[tuple[int, str]]]:
+                """The pager's text and the rows (number, rule), read at one moment."""
+                info, rows = d.execute_script(
+                    "return [document.getElementById('page-info').textContent,"
+                    " [...document.querySelectorAll('#timeline tbody tr')].map("
+                    "r => [Number(r.dataset.version), r.children[4].textContent])];")
+                return str(info), [(int(v), str(rule)) for v, rule in rows]
+
+            def filtered(d: Any) -> list[tuple[int, str]] | None:
+                info, rows = timeline(d)
                 if not rows or "matching" not in info or "events read" not in info:
                     return None
-                read, _, rest = info.partition(" events read")[0].rpartition("(")[2] \
+                read, _, total = info.partition(" events read")[0].rpartition("(")[2] \
                     .partition(" of ")
-                if read != rest:
-                    return None
-                return {r.find_elements("tag name", "td")[4].text for r in rows}
-            assert until(d, rules_shown, "the filtered timeline") == {"704.5g"}
-            versions = [int(r.get_attribute("data-version"))
-                        for r in css(d, "#timeline tbody tr")]
-            assert died in versions
+                return rows if read == total else None
+            rows = until(d, filtered, "the filtered timeline")
+            assert {rule for _, rule in rows} == {"704.5g"}
+            assert died in [v for v, _ in rows]
             # follow a live game (played through the gateway meanwhile) for a few events
             t0 = time.monotonic()
             while store.stream_version("live-game") == 0 and time.monotonic() - t0 < WAIT_S:
