@@ -253,7 +253,7 @@ def test_hostile_queries_get_typed_answers(played: tuple[Path, str], tmp_path: P
 
     async def scenario(system: System, http: httpx.AsyncClient) -> None:
         _, judge = await staff(http)
-        cases = [
+        cases: list[tuple[str, dict[str, Any], int]] = [
             (f"{API}/{game}/board", {"at": 10**9}, 404),
             (f"{API}/{game}/board", {"at": -1}, 422),
             (f"{API}/{game}/board", {"at": "x"}, 422),
