@@ -54,6 +54,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.store
 	$(BIN)/python -m arbiter_ops bench
 	$(BIN)/python -m arbiter_ops bench --grand-melee --players 100 --seconds 60 --full
+	$(BIN)/python -m benchmarks.console
 
 # A local Kafka-protocol broker (Tansu) and every service as its own process.
 up: $(STAMP)

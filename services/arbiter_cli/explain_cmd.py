@@ -1,4 +1,5 @@
-"""`arbiter replay --explain`: one row per event 1..N, for a judge reading a game's log.
+"""`arbiter replay --explain`: one row per event 1..N (`--from` N `--to` M: a range, like
+the judge console's timeline), for a judge reading a game's log.
 
 Each row has the version, the event type, a short summary in words ("P2 casts Shock
 targeting P3", "Grizzly Bears (#41) dealt 2 damage by Shock (#147)": the line each rule
@@ -16,7 +17,7 @@ from typing import Any
 from rich.markup import escape
 from rich.table import Table
 
-from arbiter_cli.audit import Log, apply_checked, guarded, load_log, wide_console
+from arbiter_cli.audit import AuditError, Log, apply_checked, guarded, load_log, wide_console
 from arbiter_core.kernel.divergence import walk
 from arbiter_core.kernel.evolve import empty_state
 from arbiter_core.kernel.explain import Namer, explain
@@ -73,16 +74,22 @@ def render_rows(rows: list[dict[str, Any]], title: str) -> Table:
     return table
 
 
-def run(db: str, game: str | None, to: int | None, as_json: bool) -> int:
+def run(db: str, game: str | None, to: int | None, as_json: bool,
+        first: int | None = None) -> int:
+    """`first`: list from that event on (`--from`; the log is still replayed from event 1,
+    each line needs the state before its event)."""
     def body() -> int:
         log = load_log(db, game, to)
-        rows = explain_rows(log)
+        n = len(log.stored)
+        start = 1 if first is None else first
+        if start < 1 or start > max(n, 1):
+            raise AuditError(f"--from must be between 1 and {max(n, 1)} (--to), got {start}")
+        rows = [r for r in explain_rows(log) if r["version"] >= start]
         if as_json:
             print(json.dumps(rows))
             return 0
-        n = len(log.stored)
-        wide_console().print(render_rows(rows, f"game {log.game}: events 1-{n} of {log.total}"),
-                        soft_wrap=False)
+        wide_console().print(render_rows(rows, f"game {log.game}: events {start}-{n} of "
+                                               f"{log.total}"), soft_wrap=False)
         return 0
 
     return guarded(body)

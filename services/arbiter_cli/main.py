@@ -112,10 +112,13 @@ def replay(
     db: str = typer.Option(..., "--db", help="SQLite path or postgresql:// URL"),
     game: str | None = typer.Option(None, "--game", help="game id (optional with one game)"),
     to: int | None = typer.Option(None, "--to", help="stop after event N (default: all)"),
+    from_: int | None = typer.Option(None, "--from", help="with --explain: list from event "
+                                                          "N (default: 1)"),
     as_json: bool = typer.Option(False, "--json", help="print the board (or the --explain "
                                                        "rows) as JSON"),
     explain: bool = typer.Option(False, "--explain",
-                                 help="list events 1..N: summary, cause, actor, CR rule"),
+                                 help="list events (--from N) to --to M: summary, cause, "
+                                      "actor, CR rule"),
     as_scenario: bool = typer.Option(False, "--as-scenario",
                                      help="write the position at N as a scenario YAML"),
     out: Path | None = typer.Option(None, "--out", help="file for --as-scenario "
@@ -126,7 +129,8 @@ def replay(
 ) -> None:
     """Rebuild a game's state from its events and print the board at that point."""
     raise typer.Exit(replay_cmd.run(db=db, game=game, to=to, as_json=as_json, explain=explain,
-                                    as_scenario=as_scenario, out=out, check=check))
+                                    as_scenario=as_scenario, out=out, check=check,
+                                    from_=from_))
 
 
 @app.command()

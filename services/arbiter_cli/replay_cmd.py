@@ -2,8 +2,9 @@
 
 `--to N` stops just after the game's N-th event. The board is the judge's view (hands
 and libraries included); `--json` prints it as one JSON object on stdout.
-`--explain` lists the events 1..N instead (explain_cmd.py); `--as-scenario` writes the
-position at N as a scenario file (scenario_export.py), to `--out FILE` or stdout;
+`--explain` lists the events 1..N (or `--from` N `--to` M) instead (explain_cmd.py);
+`--as-scenario` writes the position at N as a scenario file (scenario_export.py), to
+`--out FILE` or stdout;
 `--check` re-decides the log with the current engine and reports the first divergence
 (check_cmd.py).
 Every error is one line on stderr and exit code 2.
@@ -49,15 +50,18 @@ def _rebuild(events: list[Event], err: Console) -> GameState:
 
 
 def run(db: str, game: str | None, to: int | None, as_json: bool, explain: bool = False,
-        as_scenario: bool = False, out: Path | None = None, check: bool = False) -> int:
+        as_scenario: bool = False, out: Path | None = None, check: bool = False,
+        from_: int | None = None) -> int:
     if sum((explain, as_scenario, check)) > 1:
         return _refuse("--explain, --as-scenario and --check cannot be used together")
+    if from_ is not None and not explain:
+        return _refuse("--from is for --explain")
     if check:
         return check_cmd.run(db=db, game=game, to=to, as_json=as_json)
     if out is not None and not as_scenario:
         return _refuse("--out is for --as-scenario")
     if explain:
-        return explain_cmd.run(db=db, game=game, to=to, as_json=as_json)
+        return explain_cmd.run(db=db, game=game, to=to, as_json=as_json, first=from_)
     if as_scenario:
         if as_json:
             return _refuse("--as-scenario writes YAML; --json does not apply")

@@ -82,6 +82,7 @@ class Gateway:
         self.ready = False
         self.keeper: TopicKeeper | None = None
         self.link = BrokerLink(60.0)  # when the broker was last reached (liveness.py)
+        self.console: Any = None  # the judge console's reads (console/), set by create_app
 
     def token_check(self, creds: HTTPAuthorizationCredentials | None) -> Principal:
         p = self.tokens.check(creds.credentials) if creds is not None else None
@@ -201,17 +202,19 @@ def create_app(gw: Gateway, start_broker: bool = True) -> FastAPI:
         if gw.keeper is not None:
             await gw.keeper.stop()
 
-    app = FastAPI(title="Arbiter gateway", lifespan=lifespan,
+    app = FastAPI(title="Arbiter gateway", lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Games for organisers, judges, seats and spectators. "
                               "Errors are `{\"error\": reason}`.")
 
     app.state.gateway = gw
+    from arbiter_gateway.console import add_console
     from arbiter_gateway.routes import add_game_routes
     from arbiter_gateway.staff import add_staff_routes
     from arbiter_gateway.ws import add_stream_route
     add_staff_routes(app, gw)
     add_game_routes(app, gw)
     add_stream_route(app, gw)
+    gw.console = add_console(app, gw)
 
     @app.get("/health/live", status_code=204, tags=["health"])
     async def live() -> Response:

@@ -16,6 +16,9 @@ ARBITER_CREATE_PER_MINUTE  games one organiser may create a minute (default 30)
 ARBITER_COMMANDS_PER_SECOND commands one seat may send a second (default 20, bursts of
                          twice that)
 ARBITER_LOGINS_PER_MINUTE  login attempts per name and per client address (default 10)
+ARBITER_CR_BASE          where the judge console links CR rule numbers: a URL prefix (the
+                         rule is appended after a `/`) or a URL with `{rule}` in it; unset
+                         (the default): rules are shown, not linked
 
 Rate limits are kept per gateway instance: with n instances a client may get n times
 the rate (sticky sessions or a limit at the ingress make it one).
@@ -47,6 +50,9 @@ class GatewaySettings(BaseSettings):
     create_per_minute: float = Field(default=30, gt=0, le=100_000)
     commands_per_second: float = Field(default=20, gt=0, le=100_000)
     logins_per_minute: float = Field(default=10, gt=0, le=100_000)
+    cr_base: str | None = Field(default=None, max_length=500,
+                                pattern=r"^(https?://|/)[^\s\"'<>]*$",
+                                validation_alias="ARBITER_CR_BASE")
 
     @field_validator("judges", "organisers")
     @classmethod

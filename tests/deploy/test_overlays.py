@@ -229,6 +229,8 @@ NOT_DEPLOYED = {
     "ARBITER_ORGANISER_LOGIN": "the same, the organiser's",
     "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "the alternative to OTEL_EXPORTER_OTLP_ENDPOINT, "
                                           "which every process gets",
+    "ARBITER_CR_BASE": "unset is the judge console's default (CR rule numbers shown, not "
+                       "linked: no address outside the gateway); an operator sets it",
 }
 
 

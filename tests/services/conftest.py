@@ -21,6 +21,9 @@ Runner = Callable[[Scenario], None]
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "integration: real Tansu broker and service processes (slow, ~minutes)")
+    config.addinivalue_line(
+        "markers", "browser: the judge console in headless Chromium (Selenium; .ci/run "
+                   "installs Debian's chromium and chromium-driver)")
 
 
 @pytest.fixture(scope="session")
