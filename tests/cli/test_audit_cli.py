@@ -117,17 +117,17 @@ def test_explain_names_cards_with_ids(db: Path, stored: list[StoredEvent]) -> No
 # ------------------------------------------------------------------ diff
 
 
-def test_diff_10_to_80_reports_the_changes(db: Path, stored: list[StoredEvent]) -> None:
-    result = invoke("diff", "--db", str(db), "--from", "10", "--to", "80", "--json")
+def test_diff_40_to_150_reports_the_changes(db: Path, stored: list[StoredEvent]) -> None:
+    result = invoke("diff", "--db", str(db), "--from", "40", "--to", "150", "--json")
     assert result.exit_code == 0, result.output
     d = json.loads(result.stdout)
-    assert (d["game"], d["from"], d["to"]) == (GAME, 10, 80)
-    a, b = state_after(stored, 10), state_after(stored, 80)
+    assert (d["game"], d["from"], d["to"]) == (GAME, 40, 150)
+    a, b = state_after(stored, 40), state_after(stored, 150)
     by_card_a = {o.card: o for o in a.objects.values()}
     by_card_b = {o.card: o for o in b.objects.values()}
     moved = {c: (by_card_a[c].zone, by_card_b[c].zone) for c in by_card_b
              if c in by_card_a and by_card_a[c].id != by_card_b[c].id}
-    assert moved, "the test game changes zones between events 10 and 80"
+    assert moved, "the test game changes zones between events 40 and 150"
     reported = {r["card"]: (r["moved"]["from"]["zone"], r["moved"]["to"]["zone"])
                 for r in d["objects"] if "moved" in r and r["moved"]["from"]}
     assert reported == moved
@@ -138,7 +138,7 @@ def test_diff_10_to_80_reports_the_changes(db: Path, stored: list[StoredEvent]) 
         if "lands_played" in row["changes"]:
             c = row["changes"]["lands_played"]
             assert (c["from"], c["to"]) == lands[row["player"]]
-    text = invoke("diff", "--db", str(db), "--game", GAME, "--from", "10", "--to", "80")
+    text = invoke("diff", "--db", str(db), "--game", GAME, "--from", "40", "--to", "150")
     assert text.exit_code == 0, text.output
     card, (src, dst) = next(iter(sorted(moved.items())))
     assert by_card_b[card].name in text.stdout

@@ -74,8 +74,10 @@ class CardsPutOnBottom(ev.EventBase):
 def begin(t: Txn, first: str) -> None:
     """The procedure begins: the first marker is placed with the starting player, and
     the first declaration is asked for."""
+    # waiting (nobody owes work) until the first turn begins: a log re-decided without
+    # its metadata sees no engine work inside the StartGame batch
     t.emit(ev.MarkerPlaced(marker=MARKER, holder=first, turn=1, step=Step.UNTAP.value,
-                           rule="103.5"))
+                           waiting=True, rule="103.5"))
     go_on(t)
 
 

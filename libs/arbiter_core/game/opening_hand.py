@@ -94,7 +94,7 @@ def _ask(t: Txn, first: str, order: list[str]) -> bool:
             continue
         if MARKER not in s.markers:
             t.emit(ev.MarkerPlaced(marker=MARKER, holder=first, turn=1,
-                                   step=Step.UNTAP.value, rule="103.6"))
+                                   step=Step.UNTAP.value, waiting=True, rule="103.6"))
         t.emit(ev.DecisionRequested(marker=MARKER, kind="opening_hand", player=player,
                                     options=cards, count=len(cards), min_count=0,
                                     rule="103.6"))
