@@ -89,9 +89,12 @@ GAMES: tuple[Game, ...] = (
     Game("team_vs_team", 4, 1), Game("emperor", 6, 1), Game("alternating_teams", 4, 1),
     Game("grand_melee", 100, 1, max_events=400_000),
     # issue 15: Commander (903) and Brawl (903.12)
-    # (4p seed 6: a commander returns by 903.9b; 2p seed 11: a player loses by 704.6c)
+    # (with the seeded starting player and mulligans of issue 13, across these games a
+    # commander is cast with tax and returns by 903.9a and 903.9b, and 2p seed 3 ends by
+    # 704.6c: tests/core/test_commander_bots.py)
     Game("commander", 4, 1), Game("commander", 4, 2), Game("commander", 4, 3),
-    Game("commander", 4, 6), Game("commander", 2, 11), Game("brawl", 2, 1),
+    Game("commander", 4, 6), Game("commander", 2, 11), Game("commander", 2, 3),
+    Game("brawl", 2, 1),
     Game("brawl", 4, 1),
 )
 
