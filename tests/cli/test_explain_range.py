@@ -31,14 +31,18 @@ def rows(db: Path, *args: str) -> list[dict[str, object]]:
 
 
 def test_a_range_is_the_same_rows_as_the_whole_listing(db: Path) -> None:
-    whole = rows(db, "--to", "480")
-    part = rows(db, "--from", "455", "--to", "470")
-    assert [r["version"] for r in part] == list(range(455, 471))
-    assert part == whole[454:470]
-    assert any(r["rule"] == "704.5g" for r in rows(db, "--from", "460", "--to", "465"))
-    table = runner.invoke(app, ["replay", "--db", str(db), "--explain", "--from", "455",
-                                "--to", "470"])
-    assert table.exit_code == 0 and "events 455-470" in table.stdout
+    whole = rows(db)
+    death = next(int(str(r["version"])) for r in whole
+                 if r["rule"] == "704.5g" and int(str(r["version"])) > 20)
+    lo, hi = death - 5, death + 10
+    part = rows(db, "--from", str(lo), "--to", str(hi))
+    assert [r["version"] for r in part] == list(range(lo, hi + 1))
+    assert part == whole[lo - 1:hi]
+    assert any(r["rule"] == "704.5g" for r in rows(db, "--from", str(death - 2),
+                                                  "--to", str(death + 2)))
+    table = runner.invoke(app, ["replay", "--db", str(db), "--explain", "--from", str(lo),
+                                "--to", str(hi)])
+    assert table.exit_code == 0 and f"events {lo}-{hi}" in table.stdout
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -243,7 +243,7 @@ def test_a_commander_position_round_trips(tmp_path: Path) -> None:
     commanders and damage."""
     db = tmp_path / "commander.sqlite"
     with open_store(db) as store:
-        play_bot_game(store, "c", 2, 11, "commander")
+        play_bot_game(store, "c", 2, 3, "commander")
         stored = store.read_stream("c")
     state = empty_state()
     picked: GameState | None = None

@@ -175,14 +175,19 @@ def test_a_tampered_log_shows_broken_at_its_first_bad_event(played: tuple[Path, 
     db = tmp_path / "tampered.sqlite"
     shutil.copy(played[0], db)
     game = played[1]
-    with sqlite3.connect(db) as conn:  # an operator's "fix": P2's life in event 50
+    with sqlite3.connect(db) as conn:  # an operator's "fix": P2 made P1 in two events
+        found = conn.execute(
+            "SELECT version FROM events WHERE stream_id = ? AND version >= 50 AND "
+            "CAST(payload AS TEXT) LIKE '%\"P2\"%' ORDER BY version LIMIT 2",
+            (game,)).fetchall()
+        first, second = found[0][0], found[1][0]
         conn.execute("UPDATE events SET payload = replace(payload, '\"P2\"', '\"P1\"') "
-                     "WHERE stream_id = ? AND version IN (50, 70)", (game,))
+                     "WHERE stream_id = ? AND version IN (?, ?)", (game, first, second))
 
     async def scenario(system: System, http: httpx.AsyncClient) -> None:
         _, judge = await staff(http)
         status = await get(http, f"{API}/{game}/chain", judge)
-        assert not status["verified"] and status["broken_at"] == 50, status
+        assert not status["verified"] and status["broken_at"] == first, status
     on_store(str(db), scenario)
 
 
