@@ -111,6 +111,10 @@ class Brawl(Commander):
     combat_damage_rule = False  # 903.12h
     brawl = True
 
+    def free_first_mulligan(self, s: GameState) -> bool:
+        """903.12g, 103.5c: the first mulligan is free in any Brawl game, two-player too."""
+        return True
+
     def team_life(self, heads: int) -> int:
         """903.12f: 25 in a two-player game, 30 in a multiplayer one."""
         if self.shared_life:
