@@ -24,6 +24,7 @@ from arbiter_core.kernel.commands import (
     PassPriority,
     PlayerSetup,
     PlayLand,
+    RollPlanarDie,
     StartGame,
     TurnFaceUp,
 )
@@ -94,7 +95,7 @@ class Join(_Body):
 AnyPlayerCommand = Annotated[
     PassPriority | PlayLand | CastSpell | CastFaceDown | TurnFaceUp | ActivateAbility
     | DeclareAttackers | DeclareBlockers | AssignCombatDamage | ChooseObjects | ChooseOption
-    | Concede,
+    | RollPlanarDie | Concede,
     Field(discriminator="type")]
 
 

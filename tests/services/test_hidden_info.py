@@ -41,7 +41,7 @@ from arbiter_core.views import seat as seat_views
 from arbiter_core.views.seat import FACE_DOWN_NAME, SPECTATOR, sees_hand, spectator_view, view
 from arbiter_runtime.codec import from_stored
 from arbiter_runtime.decks import deck_for_seat
-from arbiter_runtime.play import team_names
+from arbiter_runtime.play import seat_setup, supplements, team_names
 from arbiter_runtime.screening import referenced_ids
 from arbiter_store import EventStore, open_store
 
@@ -50,7 +50,10 @@ from .helpers import auth, probes, staff
 
 VARIANTS = [("two_player", 2), ("free_for_all", 3), ("two_headed_giant", 4),
             ("team_vs_team", 4), ("emperor", 6), ("alternating_teams", 4),
-            ("grand_melee", 8)]
+            ("grand_melee", 8),
+            # Commander (903) and the casual variants (901, 902, 904): planar and scheme
+            # deck order, vanguards and commanders in the command zone
+            ("commander", 4), ("planechase", 4), ("vanguard", 3), ("archenemy", 4)]
 DECK = 10  # seven in the opening hand, three draws: short games
 #: with the seat's basic lands, cards with morph (702.37) and a manifest spell (701.40):
 #: face-down spells and permanents
@@ -129,9 +132,14 @@ def deck_of(seat: int) -> list[str]:
 def start_of(gid: str, variant: str, players: int, seed: int) -> StartGame:
     teams = team_names(variant, players)
     return StartGame(game_id=gid, variant=variant, seed=seed, random_seating=True,
-                     players=[PlayerSetup(name=f"P{i + 1}", team=teams[i],
-                                          deck=deck_of(i))
-                              for i in range(players)])
+                     players=[_seat(variant, players, i, teams[i]) for i in range(players)])
+
+
+def _seat(variant: str, players: int, i: int, team: str | None) -> PlayerSetup:
+    """The seat's short deck with the morph cards; a commander (903.3) and the casual
+    variants' planar deck, scheme deck or vanguard as `arbiter play` gives them."""
+    setup = seat_setup(variant, i, f"P{i + 1}", team, None)
+    return setup.model_copy(update={"deck": deck_of(i), **supplements(variant, players, i)})
 
 
 # ---------------------------------------------------------------------- playing

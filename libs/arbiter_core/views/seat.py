@@ -181,11 +181,12 @@ REVEALED_HANDS: Hooks[str, Callable[[GameState, str], bool]] = Hooks("revealed h
 def sees_hand(state: GameState, seat: str | None, owner: str) -> bool:
     """May `seat` look at `owner`'s hand? Its own; a teammate's in Team vs. Team, Emperor
     and Two-Headed Giant (808.5, 809.7, 810.5); in Alternating Teams a teammate's only
-    when seated next to each other (811.5); a hand an effect reveals. Judges see every
+    when seated next to each other (811.5); a hand an effect reveals to the players
+    (Squee's, 902.7) - to players only: a spectator sees no hand. Judges see every
     hand."""
     if seat is None or seat == owner:
         return True
-    if any(revealed(state, owner) for revealed in REVEALED_HANDS["all"]):
+    if seat != SPECTATOR and any(revealed(state, owner) for revealed in REVEALED_HANDS["all"]):
         return True
     me, them = state.players.get(seat), state.players.get(owner)
     if me is None or them is None or me.team != them.team:
