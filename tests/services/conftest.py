@@ -43,6 +43,9 @@ def tansu_cluster(tmp_path_factory: pytest.TempPathFactory,
                                  # every test logs in from 127.0.0.1: the production
                                  # default (10 a minute per address) is for clients
                                  "ARBITER_LOGINS_PER_MINUTE": "10000",
+                                 # and one organiser creates every test's game (the
+                                 # production default, 30 a minute, is for an event)
+                                 "ARBITER_CREATE_PER_MINUTE": "10000",
                                  "OTEL_EXPORTER_OTLP_ENDPOINT": otlp_collector.endpoint,
                                  "OTEL_BSP_SCHEDULE_DELAY": "200"})
     try:
