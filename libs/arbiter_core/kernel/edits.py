@@ -66,6 +66,13 @@ replace_player = replacer(Player)
 replace_obj = replacer(Obj)
 
 
+def shuffled(s: GameState, player: str, zone: Zone, order: list[int]) -> None:
+    """A player's zone in the order a seeded shuffle recorded (CR 701.24; a library, or a
+    planar or scheme deck, 103.3a); one random draw of the game's generator consumed."""
+    s.zones[(player, zone)] = list(order)
+    s.rng_counter += 1
+
+
 def set_marker(s: GameState, number: int, **changes: object) -> None:
     s.markers[number] = replace_marker(s.markers[number], **changes)
 

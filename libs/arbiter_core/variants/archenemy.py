@@ -20,7 +20,7 @@ from typing import Any, Literal
 from arbiter_core.cards import get_card
 from arbiter_core.cards.model import CasualAbility
 from arbiter_core.kernel import events as ev
-from arbiter_core.kernel.edits import move
+from arbiter_core.kernel.edits import move, shuffled
 from arbiter_core.kernel.errors import InvalidCommand
 from arbiter_core.kernel.events.base import EventBase
 from arbiter_core.kernel.evolve import applies
@@ -226,8 +226,7 @@ GAME_SBAS.add("all", scheme_sba)
 
 @applies(SchemeDeckShuffled)
 def _shuffled(s: GameState, e: SchemeDeckShuffled) -> None:
-    s.zones[(e.player, SCHEME_DECK)] = list(e.order)
-    s.rng_counter += 1
+    shuffled(s, e.player, "scheme_deck", e.order)
 
 
 @applies(SchemeSetInMotion)

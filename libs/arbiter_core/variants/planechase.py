@@ -18,7 +18,7 @@ from pydantic import Field
 
 from arbiter_core.cards import get_card
 from arbiter_core.kernel import events as ev
-from arbiter_core.kernel.edits import move, set_obj
+from arbiter_core.kernel.edits import move, set_obj, shuffled
 from arbiter_core.kernel.errors import InvalidCommand
 from arbiter_core.kernel.events.base import EventBase
 from arbiter_core.kernel.evolve import applies
@@ -278,8 +278,7 @@ def planar_leavers(t: Txn, players: list[str]) -> None:
 
 @applies(PlanarDeckShuffled)
 def _shuffled(s: GameState, e: PlanarDeckShuffled) -> None:
-    s.zones[(e.player, PLANAR_DECK)] = list(e.order)
-    s.rng_counter += 1
+    shuffled(s, e.player, "planar_deck", e.order)
 
 
 @applies(PlaneTurnedFaceUp)

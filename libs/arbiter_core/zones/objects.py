@@ -8,7 +8,7 @@ become attached (701.3), and a library is shuffled into the order recorded in th
 from __future__ import annotations
 
 from arbiter_core.kernel import events as ev
-from arbiter_core.kernel.edits import move, remove_from_zone, set_obj
+from arbiter_core.kernel.edits import move, remove_from_zone, set_obj, shuffled
 from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.explain import Namer, explains, objs
 from arbiter_core.kernel.state import GameState, Obj
@@ -28,8 +28,7 @@ def _ceased(s: GameState, e: ev.ObjectCeasedToExist) -> None:
 
 @applies(ev.LibraryShuffled)
 def _shuffled(s: GameState, e: ev.LibraryShuffled) -> None:
-    s.zones[(e.player, "library")] = list(e.order)
-    s.rng_counter += 1
+    shuffled(s, e.player, "library", e.order)
 
 
 @applies(ev.TokenCreated)
