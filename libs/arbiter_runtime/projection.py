@@ -22,11 +22,12 @@ from collections.abc import Iterable
 
 import structlog
 
-from arbiter_core.kernel.evolve import apply, empty_state
+from arbiter_core.kernel.evolve import empty_state
 from arbiter_core.kernel.state import GameState
 from arbiter_runtime import snapshots
 from arbiter_runtime.codec import from_stored
 from arbiter_runtime.command_ids import COMMAND_PREFIX, command_id_of, command_key, key_of
+from arbiter_runtime.fold import StoreStates, fold
 from arbiter_store import EventStore, StoredEvent
 from arbiter_store.errors import InvalidSnapshot
 
@@ -42,6 +43,7 @@ class GameProjection:
         self.state: GameState = empty_state()
         self.commands: dict[str, int] = {}  # command key -> stream version of its last event
         self.snapshot_version = 0  # the snapshot the projection was loaded from (0: none)
+        self.store: EventStore | None = None  # where a judge's correction rebuilds from
 
     @property
     def version(self) -> int:
@@ -52,10 +54,15 @@ class GameProjection:
         if stored.version != self.state.version + 1:
             raise ValueError(f"{self.game_id}: event {stored.version} does not follow "
                              f"version {self.state.version}")
-        apply(self.state, from_stored(stored))
+        fold(self.state, from_stored(stored), self._state_at)
         key = key_of(stored.metadata)
         if key is not None:
             self.commands[key] = stored.version
+
+    def _state_at(self, n: int) -> GameState:
+        if self.store is None:
+            raise ValueError(f"{self.game_id}: a judge's correction needs the store")
+        return StoreStates(self.store, self.game_id)(n)
 
     def command_version(self, command_id: str, actor: str | None) -> int | None:
         """The version `actor`'s command `command_id` was applied at (None: not applied).
@@ -78,6 +85,7 @@ class GameProjection:
     def load_snapshot(self, store: EventStore, to_version: int | None = None) -> bool:
         """Start from the latest usable snapshot at or below `to_version` (only at
         version 0); False if there is none (the projection is left as it was)."""
+        self.store = store
         if self.state.version != 0:
             return False
         snap = store.load_snapshot(self.game_id, to_version)
@@ -98,6 +106,7 @@ class GameProjection:
     def catch_up(self, store: EventStore, to_version: int | None = None) -> list[StoredEvent]:
         """Read and apply the stream's tail (on a cold load: the snapshot's tail);
         returns the events applied."""
+        self.store = store
         if to_version is not None and to_version <= self.state.version:
             return []
         if self.state.version == 0:

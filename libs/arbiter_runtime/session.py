@@ -13,12 +13,13 @@ from typing import Any
 
 from arbiter_core.kernel.commands import Command
 from arbiter_core.kernel.events import Event
-from arbiter_core.kernel.evolve import apply, empty_state
+from arbiter_core.kernel.evolve import empty_state
 from arbiter_core.kernel.hashing import state_hash
 from arbiter_core.kernel.shell_loop import LOOP, ShellLoop, Step, owed_marker
 from arbiter_core.kernel.state import GameState
 from arbiter_runtime import snapshots
 from arbiter_runtime.codec import from_bodies, to_new_event
+from arbiter_runtime.fold import StoreStates, fold_all
 from arbiter_store import EventStore
 from arbiter_store.errors import InvalidSnapshot
 
@@ -57,8 +58,7 @@ class GameSession:
                 except InvalidSnapshot:
                     state = empty_state()
         bodies = store.read_bodies(game_id, state.version + 1, to_version)
-        for event in from_bodies(bodies, where=game_id):
-            apply(state, event)
+        fold_all(from_bodies(bodies, where=game_id), StoreStates(store, game_id), state)
         return cls(store, game_id, state, loop=loop)
 
     def execute(self, command: Command, metadata: dict[str, Any] | None = None) -> list[Event]:

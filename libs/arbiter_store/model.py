@@ -305,6 +305,10 @@ class EventStore(ABC):
         The scope is read in one consistent snapshot, into memory.
         """
 
+    def event_hash(self, stream_id: str, version: int) -> str | None:
+        """The chain hash of event ``version`` of the stream (None: no such event)."""
+        raise NotImplementedError
+
     @property
     def signs(self) -> bool:
         """Whether the store was opened with an anchor key (it anchors every N events,

@@ -154,6 +154,10 @@ class SignedRecords(EventStore):
                              prev_version=max(before, default=0), final=final)
         return self._insert_anchor(anchor)
 
+    def event_hash(self, stream_id: str, version: int) -> str | None:
+        check_stream_id(stream_id)
+        return self._event_hash_at(stream_id, version)
+
     def anchors(self, stream_id: str) -> list[Anchor]:
         check_stream_id(stream_id)
         return self._anchors_raw(stream_id)

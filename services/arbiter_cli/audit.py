@@ -7,7 +7,7 @@ Used by `arbiter replay` (board, `--explain`, `--as-scenario`) and `arbiter diff
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,9 +16,10 @@ from rich.markup import escape
 
 from arbiter_cli.inputs import InputError, check_db, check_game_id
 from arbiter_core.kernel.events import Event
-from arbiter_core.kernel.evolve import apply, empty_state
+from arbiter_core.kernel.evolve import empty_state
 from arbiter_core.kernel.state import GameState
 from arbiter_runtime.codec import from_stored
+from arbiter_runtime.fold import LogStates, StateAt, fold
 from arbiter_store import EventStore, NotAStore, StoredEvent, open_store
 from arbiter_store.location import parse_location, redact
 
@@ -88,6 +89,15 @@ class Log:
     events: list[Event]
 
     @property
+    def state_at(self) -> StateAt:
+        """The state after event n, for a judge's correction (`arbiter_runtime.fold`)."""
+        return LogStates(self.events)
+
+    def fold(self, state: GameState, event: Event) -> None:
+        """`fold` with this log's states (the walk's and the replays' hook)."""
+        fold(state, event, self.state_at)
+
+    @property
     def engine_made(self) -> list[bool]:
         return [e.metadata.get("command") == ENGINE_COMMAND for e in self.stored]
 
@@ -112,25 +122,28 @@ def load_log(db: str, game: str | None, to: int | None, option: str = "--to") ->
     return Log(gid, total, stored, [decode(s) for s in stored])
 
 
-def apply_checked(state: GameState, event: Event) -> None:
+def apply_checked(state: GameState, event: Event, state_at: StateAt) -> None:
+    """Fold one event (`arbiter_runtime.fold`: a judge's correction restores the state at
+    its event from `state_at`)."""
     try:
-        apply(state, event)
+        fold(state, event, state_at)
     except Exception as e:  # a log this engine cannot replay
         raise AuditError(f"cannot replay event {state.version} ({event.type}): "
                          f"{first_line(e)}") from e
 
 
-def states_at(events: Iterable[Event], versions: Iterable[int]) -> dict[int, GameState]:
+def states_at(events: Sequence[Event], versions: Iterable[int]) -> dict[int, GameState]:
     """The states just after each of `versions` (0 is the empty state before event 1)."""
     wanted = set(versions)
     out: dict[int, GameState] = {}
     state = empty_state()
     if 0 in wanted:
         out[0] = state.clone()
+    rebuild = LogStates(events)
     for e in events:
         if len(out) == len(wanted):
             break
-        apply_checked(state, e)
+        apply_checked(state, e, rebuild)
         if state.version in wanted:
             out[state.version] = state.clone()
     return out

@@ -46,7 +46,7 @@ def provenance(log: Log) -> list[dict[str, Any]]:
 
 def check(log: Log) -> dict[str, Any]:
     """The report as plain data (what `--json` prints)."""
-    batches, divergence = walk(log.events, log.engine_made)
+    batches, divergence = walk(log.events, log.engine_made, fold=log.fold)
     engine_batches = sum(1 for b in batches if b.work is not None)
     return {"game": log.game, "events": len(log.events), "total": log.total,
             "provenance": provenance(log), "engine_batches_checked": engine_batches,

@@ -29,7 +29,7 @@ def explain_rows(log: Log) -> list[dict[str, Any]]:
     """One row per event of the log (see the module docstring)."""
     engine_made = log.engine_made
     try:
-        batches, _ = walk(log.events, engine_made)
+        batches, _ = walk(log.events, engine_made, fold=log.fold)
     except Exception:  # an engine that cannot re-decide this log: label from the state
         batches = []
     work: dict[int, str] = {}
@@ -41,7 +41,7 @@ def explain_rows(log: Log) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     for i, (stored, e) in enumerate(zip(log.stored, log.events, strict=True)):
         before = state.clone()
-        apply_checked(state, e)
+        apply_checked(state, e, log.state_at)
         name.learn(state)
         command = str(stored.metadata.get("command", ""))
         actor = stored.metadata.get("actor")

@@ -27,6 +27,7 @@ from arbiter_core.kernel.events import Event
 from arbiter_core.kernel.evolve import empty_state
 from arbiter_core.kernel.hashing import state_hash
 from arbiter_core.kernel.state import GameState
+from arbiter_runtime.fold import LogStates
 
 PROGRESS_THRESHOLD = 2000
 
@@ -35,15 +36,16 @@ ReplayError = AuditError  # the name this module used before the audit commands
 
 def _rebuild(events: list[Event], err: Console) -> GameState:
     state = empty_state()
+    rebuild = LogStates(events)
     if len(events) <= PROGRESS_THRESHOLD:
         for e in events:
-            apply_checked(state, e)
+            apply_checked(state, e, rebuild)
         return state
     with Progress(TextColumn("[bold]replaying"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=err, transient=True) as progress:
         task = progress.add_task("replay", total=len(events))
         for i, e in enumerate(events, 1):
-            apply_checked(state, e)
+            apply_checked(state, e, rebuild)
             if i % 500 == 0 or i == len(events):
                 progress.update(task, completed=i)
     return state

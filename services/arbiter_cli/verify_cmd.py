@@ -16,6 +16,7 @@ is not covered or no key is set; 2 on an error. docs/security.md has the guarant
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 from rich.console import Console
@@ -23,9 +24,12 @@ from rich.markup import escape
 
 from arbiter_cli.audit import AuditError, first_line, guarded, open_checked
 from arbiter_cli.inputs import check_game_id
-from arbiter_core.kernel.evolve import apply, empty_state
+from arbiter_core.kernel.evolve import empty_state
 from arbiter_core.kernel.hashing import state_hash
+from arbiter_gateway.passwords import parse_credentials
 from arbiter_runtime.codec import validate_bodies
+from arbiter_runtime.correction_check import check_corrections
+from arbiter_runtime.fold import Correction, LogStates, fold
 from arbiter_runtime.snapshots import decode_with_commands
 from arbiter_store import ChainBreak, EventStore, InvalidSnapshot, VerifyReport
 from arbiter_store.anchoring import ANCHOR_KEY_ENV, optional_key_from_env
@@ -53,16 +57,50 @@ def _verify(db: str, game: str | None, strict: bool) -> int:
         if game is not None and not store.stream_version(game):
             raise AuditError(f"no game {game!r} in {db!r}")
         report = store.verify(game, anchor_key=key)
-        replayed = _rebuild_snapshots(store, [game] if game else store.stream_ids(),
-                                      report)
+        games = [game] if game else store.stream_ids()
+        replayed = _rebuild_snapshots(store, games, report)
+        corrections = _corrections(store, games, report, replayed)
     out = Console(highlight=False, soft_wrap=True)
     _print(out, db if game is None else f"game {game}", report, replayed)
+    for gid, found in corrections.items():
+        for c in found:
+            out.print(escape(f"  game {gid}: {c.describe()}"))
     if not report.ok or replayed:
         return 1
-    if strict and not report.strict_ok:
+    unchecked = any(c.signed is None for found in corrections.values() for c in found)
+    if strict and (not report.strict_ok or unchecked):
         out.print("[red]--strict[/red]: not everything is covered (see above)")
         return 1
     return 0
+
+
+def _judges() -> dict[str, str] | None:
+    """The judges' credentials that sign corrections (`ARBITER_JUDGES`; None: unset)."""
+    raw = os.environ.get("ARBITER_JUDGES", "").strip()
+    if not raw:
+        return None
+    try:
+        return parse_credentials(raw)
+    except ValueError as e:
+        raise AuditError(f"ARBITER_JUDGES: {e}") from e
+
+
+def _corrections(store: EventStore, games: list[str], report: VerifyReport,
+                 problems: list[ChainBreak]) -> dict[str, list[Correction]]:
+    """Each game's judge's corrections (`correction_check`); their problems are added to
+    `problems`."""
+    broken = {p.stream_id for p in report.problems}
+    judges = _judges()
+    out: dict[str, list[Correction]] = {}
+    for gid in games:
+        if gid in broken or gid.startswith("access:"):
+            continue
+        found, problem = check_corrections(store, gid, judges)
+        if found:
+            out[gid] = found
+        if problem is not None:
+            problems.append(problem)
+    return out
 
 
 def _rebuild_snapshots(store: EventStore, games: list[str],
@@ -78,8 +116,10 @@ def _rebuild_snapshots(store: EventStore, games: list[str],
         state = empty_state()
         bodies = store.read_bodies(gid, 1, max(wanted))
         try:
-            for event in validate_bodies(bodies, where=gid):
-                apply(state, event)
+            events = list(validate_bodies(bodies, where=gid))
+            rebuild = LogStates(events)
+            for event in events:
+                fold(state, event, rebuild)
                 snap = wanted.get(state.version)
                 if snap is not None:
                     problem = _compare(gid, snap.version, snap.state, snap.state_hash,

@@ -23,7 +23,7 @@ Pure: no I/O, clock or randomness (the engine's randomness is seeded by the stat
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -165,9 +165,12 @@ class _Walk:
 
 
 def walk(events: Sequence[Event], engine_made: Sequence[bool] | None = None,
-         loop: ShellLoop = LOOP) -> tuple[list[Batch], Divergence | None]:
+         loop: ShellLoop = LOOP, fold: Callable[[GameState, Event], None] = apply,
+         ) -> tuple[list[Batch], Divergence | None]:
     """Split the log into batches, re-deciding every engine batch; stops at the first
-    divergence (the batches before it are returned with it)."""
+    divergence (the batches before it are returned with it). Events applied as stored go
+    through `fold` (the shell's, which also knows a judge's correction: a stored event
+    the core cannot evolve, arbiter_runtime.fold)."""
     if engine_made is not None and len(engine_made) != len(events):
         raise ValueError("engine_made must have one flag per event")
     state = empty_state()
@@ -191,7 +194,7 @@ def walk(events: Sequence[Event], engine_made: Sequence[bool] | None = None,
                 return w.batches, _diverged(events, i, None, None, None,
                                             "the rebuilt state's hash differs from the "
                                             "stored checkpoint")
-            apply(state, stored)
+            fold(state, stored)
             w.i += 1
             continue
         if player_start is not None:

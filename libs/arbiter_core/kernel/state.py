@@ -233,6 +233,11 @@ class GameState:
     # "supervillain_rumble"), and the planar die's next results a judge supposes
     planar_die: tuple[str, ...] = ()
     casual_options: tuple[str, ...] = ()
+    # Events applied since the state the game's generator is keyed on: the seeded draws
+    # of a decision use version - rng_shift (txn.Rng). 0 in every game but one a judge
+    # backed up (arbiter_runtime.fold: the state at N restored at a later version, its
+    # draws as they were at N); in the state hash only when set (HASHED_WHEN_SET).
+    rng_shift: int = 0
 
     def clone(self, share_zone_lists: bool = False) -> GameState:
         """A copy whose containers are its own. With `share_zone_lists` (a decision's
@@ -279,6 +284,7 @@ class GameState:
             commander=self.commander,
             planar_die=self.planar_die,
             casual_options=self.casual_options,
+            rng_shift=self.rng_shift,
         )
 
     # -------------------------------------------------------------- queries
@@ -322,7 +328,7 @@ class GameState:
 
 #: GameState fields hashed (and in the canonical view) only when not at their default
 HASHED_WHEN_SET = frozenset({"order_triggers", "composed", "commander", "planar_die",
-                             "casual_options"})
+                             "casual_options", "rng_shift"})
 
 
 def _battlefield(s: GameState) -> tuple[Obj, ...]:

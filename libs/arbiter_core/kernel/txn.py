@@ -58,7 +58,7 @@ class Txn:
         self.s = state.clone(share_zone_lists=True)  # only evolve changes it
         trust_scratch(self.s)  # so facts derived from it are kept per version (memo.py)
         self.events: list[ev.Event] = []
-        self.rng = Rng(state.seed, state.version)
+        self.rng = Rng(state.seed, state.version - state.rng_shift)
         self.marker: int | None = None  # the marker whose work or command this is
 
     def emit(self, event: ev.Event) -> None:
