@@ -151,6 +151,8 @@ def correct(store: EventStore, game_id: str, at: int, judge: str, reason: str,
         raise CorrectionError(f"{game_id} is closed (a final anchor): a finished game's "
                               "record is not backed up")
     reason = reason.strip()
+    if not reason:
+        raise CorrectionError("a correction needs a reason")
     at_n = StoreStates(store, game_id)(at)
     if owed_marker(at_n) is not None:
         raise CorrectionError(f"event {at} is in the middle of the engine's work: back up "

@@ -134,6 +134,7 @@ class ProjectionCache:
             p = self._games.get(game_id)
             if p is None:
                 p = GameProjection(game_id)
+                p.store = self.store
                 self._games[game_id] = p
                 while len(self._games) > self.max_games:
                     self._games.popitem(last=False)

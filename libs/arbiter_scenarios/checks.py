@@ -7,11 +7,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from arbiter_core.kernel.events import PlayerLeftGame
-from arbiter_core.kernel.evolve import apply, empty_state
+from arbiter_core.kernel.evolve import empty_state
 from arbiter_core.kernel.state import Decision, GameState, Priority, Waiting
 from arbiter_core.layers.characteristics import power_toughness
 from arbiter_core.multiplayer.seating import active_players
 from arbiter_core.views.seat import view
+from arbiter_runtime.fold import LogStates, fold
 from arbiter_scenarios import casual
 from arbiter_scenarios.commander_checks import CommanderCheckFailed, commander_check
 
@@ -44,11 +45,11 @@ def _hand_size(run: Run, s: GameState, player: str) -> int:
     (the spec), read by replaying the log up to their leaving (CR 800.4i)."""
     if not s.players[player].left:
         return len(s.zone(player, "hand"))
-    state = empty_state()
+    state, log = empty_state(), LogStates(run.log)
     for e in run.log:
         if isinstance(e, PlayerLeftGame) and e.player == player:
             break
-        apply(state, e)
+        fold(state, e, log)
     return len(state.zone(player, "hand"))
 
 

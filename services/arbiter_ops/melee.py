@@ -36,13 +36,14 @@ from prometheus_client.parser import text_string_to_metric_families
 from arbiter_core.kernel.commands import RunEngineWork
 from arbiter_core.kernel.decide import decide
 from arbiter_core.kernel.divergence import dump
-from arbiter_core.kernel.evolve import apply, empty_state
+from arbiter_core.kernel.evolve import empty_state
 from arbiter_core.kernel.hashing import state_hash
 from arbiter_core.kernel.state import Decision, Priority
 from arbiter_ops.bench import Driver, Game
 from arbiter_ops.launcher import Cluster, role_of
 from arbiter_runtime.botgame import make_bots, start_command
 from arbiter_runtime.codec import from_stored
+from arbiter_runtime.fold import LogStates, fold
 from arbiter_runtime.projection import GameProjection
 from arbiter_services.core import ORGANIZER
 from arbiter_services.topics import STACK, TOPIC_BY_NAME, partition_of, work_topic
@@ -212,6 +213,8 @@ def _batches(stored: list[StoredEvent]) -> list[list[StoredEvent]]:
 def verify_log(stored: list[StoredEvent]) -> LogCheck:
     """Re-decide every engine-made batch of a stored game log, serially."""
     state = empty_state()
+    decoded = [from_stored(e) for e in stored]
+    log = LogStates(decoded)
     by_process: dict[str, set[int]] = {}
     engine = resolutions = 0
     divergence: str | None = None
@@ -222,7 +225,7 @@ def verify_log(stored: list[StoredEvent]) -> LogCheck:
             marker = int(str(meta["work_id"]).rsplit(":", 1)[1])
             if divergence is None:  # after one, the batches are counted, not checked
                 produced = [dump(e) for e in decide(state, RunEngineWork(marker=marker))]
-                expected = [dump(from_stored(e)) for e in batch]
+                expected = [dump(decoded[e.version - 1]) for e in batch]
                 if produced != expected:
                     divergence = _divergence(batch[0].version, meta, marker, produced,
                                              expected)
@@ -230,7 +233,7 @@ def verify_log(stored: list[StoredEvent]) -> LogCheck:
                 by_process.setdefault(str(meta["service"]), set()).add(marker)
                 resolutions += meta.get("work") == "resolve_top"
         for e in batch:
-            apply(state, from_stored(e))
+            fold(state, decoded[e.version - 1], log)
     return LogCheck(len(stored), engine, divergence, by_process, resolutions,
                     state_hash(state))
 

@@ -22,7 +22,7 @@ from arbiter_gateway.console.routes import add_console_api
 
 
 def add_console(app: FastAPI, gw: Gateway) -> ConsoleReads:
-    reads = ConsoleReads(gw.reads.store)
+    reads = ConsoleReads(gw.reads.store, gw.judges.entries)
     add_console_api(app, gw, reads)
     add_console_pages(app)
     add_api_docs(app)

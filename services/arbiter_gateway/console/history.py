@@ -27,11 +27,13 @@ from typing import Any
 
 import structlog
 
-from arbiter_core.kernel.evolve import apply, empty_state
+from arbiter_core.kernel.events import Event
+from arbiter_core.kernel.evolve import empty_state
 from arbiter_core.kernel.explain import Namer
 from arbiter_core.kernel.state import GameState
 from arbiter_runtime import snapshots
 from arbiter_runtime.codec import from_bodies
+from arbiter_runtime.fold import GameCorrected, fold
 from arbiter_store import EventStore, StoredEvent
 
 log = structlog.get_logger(__name__)
@@ -160,6 +162,11 @@ class History:
         self._last = state.clone()
         return state
 
+    def fold(self, state: GameState, e: Event) -> None:
+        """Apply the next event to `state` (`arbiter_runtime.fold`: a judge's correction
+        restores the state at its event, from this history)."""
+        fold(state, e, self.state_at)
+
     def _start(self, version: int) -> GameState:
         base_v = max(v for v in self.checkpoints if v <= version)
         base = self.checkpoints[base_v]
@@ -188,7 +195,7 @@ class History:
             end = min(version, state.version + READ_PAGE)
             bodies = self.store.read_bodies(self.game_id, state.version + 1, end)
             for e in from_bodies(bodies, self.game_id):
-                apply(state, e)
+                self.fold(state, e)
                 if state.version % CHECKPOINT_EVERY == 0 \
                         and state.version not in self.checkpoints:
                     self.checkpoints[state.version] = state.clone()
@@ -211,7 +218,9 @@ class History:
         seats = set(state.players)
         bodies = self.store.read_bodies(self.game_id, start + 1, start + len(page))
         for s, e in zip(page, from_bodies(bodies, self.game_id), strict=True):
-            apply(state, e)
+            self.fold(state, e)
+            if isinstance(e, GameCorrected):  # ids after the backup are made anew
+                self._named_upto = state.next_id
             self._named_upto = learn_new(self.names, state, self._named_upto)
             if not seats:
                 seats = set(state.players)

@@ -92,6 +92,8 @@ class ChainStatus(BaseModel):
     events: int
     broken_at: int | None = None  # the first bad event
     problems: list[str] = Field(default_factory=list)
+    # the judge's corrections: "corrected at N by J (event V: reason; signature ...)"
+    corrections: list[str] = Field(default_factory=list)
 
 
 class ScenarioExport(BaseModel):
@@ -107,3 +109,21 @@ class ConsoleConfig(BaseModel):
     """What the page needs to know: where CR rule links point (None: not linked)."""
 
     cr_base: str | None = None
+
+
+class CorrectionRequest(BaseModel):
+    """A judge's correction: back the game up to event `at` (the tournament rules'
+    backup), for `reason`."""
+
+    at: int = Field(ge=1, le=2**53, description="the event to back up to")
+    reason: str = Field(min_length=1, max_length=500)
+
+
+class CorrectionMade(BaseModel):
+    """The correction as appended: the game goes on from the state at `at`."""
+
+    game_id: str
+    version: int  # the correction event's own version
+    at: int
+    judge: str
+    reason: str

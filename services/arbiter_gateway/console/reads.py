@@ -14,7 +14,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from arbiter_core.kernel.events import Event
-from arbiter_core.kernel.evolve import apply
 from arbiter_core.kernel.explain import explain
 from arbiter_core.kernel.shell_loop import owed_work
 from arbiter_core.kernel.state import GameState
@@ -33,6 +32,8 @@ from arbiter_gateway.console.models import (
 )
 from arbiter_runtime.audit import valid_game_id
 from arbiter_runtime.codec import from_bodies
+from arbiter_runtime.correction_check import check_corrections
+from arbiter_runtime.fold import Correction
 from arbiter_scenarios.export import ExportError, export_scenario
 from arbiter_store import EventStore, StoredEvent
 
@@ -75,8 +76,9 @@ def game_row(store: EventStore, game_id: str) -> GameRow:
 
 
 class ConsoleReads:
-    def __init__(self, store: EventStore) -> None:
+    def __init__(self, store: EventStore, judges: dict[str, str] | None = None) -> None:
         self.store = store
+        self.judges = judges  # the judges' credentials, which sign corrections
         self.histories = Histories(store)
 
     # ------------------------------------------------------------------ games
@@ -169,9 +171,14 @@ class ConsoleReads:
             raise LookupError(f"no game {game_id!r}")
         report = self.store.verify(game_id)
         problems = [p for p in report.problems if p.stream_id in (game_id, None)]
+        corrections: list[Correction] = []
+        if not problems:
+            corrections, problem = check_corrections(self.store, game_id, self.judges)
+            problems += [problem] if problem is not None else []
         first = min((p.version for p in problems if p.version is not None), default=None)
         return ChainStatus(game_id=game_id, verified=not problems, events=n,
-                           broken_at=first, problems=[p.reason for p in problems][:10])
+                           broken_at=first, problems=[p.reason for p in problems][:10],
+                           corrections=[c.describe() for c in corrections])
 
     def scenario(self, game_id: str, at: int) -> ScenarioExport:
         state = self.histories.run(game_id, lambda h: h.state_at(at))
@@ -190,8 +197,8 @@ class RuleUrl:
         self.base = base
 
     def __call__(self, rule: str) -> str | None:
-        if not self.base or not rule:
-            return None
+        if not self.base or not rule or not rule[0].isdigit():
+            return None  # not a CR rule (a judge's correction cites the IPG)
         return self.base.replace("{rule}", rule) if "{rule}" in self.base \
             else f"{self.base.rstrip('/')}/{rule}"
 
@@ -230,12 +237,12 @@ def _lines(h: History, versions: list[int]) -> dict[int, str]:
         h.learn(dry)
         since = dry.next_id
         for e in events:
-            apply(dry, e)
+            h.fold(dry, e)
             since = learn_new(h.names, dry, since)
         state = start
         for e in events:
             out[state.version + 1] = explain(state, e, h.names)
-            apply(state, e)
+            h.fold(state, e)
     for v in versions:
         cache[v] = out[v]
         cache.move_to_end(v)
@@ -283,7 +290,7 @@ def _owed(h: History, first: int, last: int) -> dict[int, set[tuple[int, str]]]:
     out: dict[int, set[tuple[int, str]]] = {first: set(owed_work(state))}
     if last > first:
         for e in _events(h, first + 1, last):
-            apply(state, e)
+            h.fold(state, e)
             out[state.version] = set(owed_work(state))
     return out
 

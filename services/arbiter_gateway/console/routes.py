@@ -22,6 +22,8 @@ from arbiter_gateway.console.models import (
     Board,
     ChainStatus,
     ConsoleConfig,
+    CorrectionMade,
+    CorrectionRequest,
     GameList,
     Progress,
     ScenarioExport,
@@ -30,6 +32,10 @@ from arbiter_gateway.console.models import (
 )
 from arbiter_gateway.console.reads import ConsoleReads, Filters, RuleUrl
 from arbiter_gateway.staff import ERRORS
+from arbiter_runtime.fold import CorrectionError, correct
+from arbiter_runtime.projection import GameProjection
+from arbiter_store import StoredEvent
+from arbiter_store.errors import ConcurrencyConflict
 
 Version = Annotated[int, Query(ge=0, le=2**53, description="an event number (0: before "
                                                            "the first)")]
@@ -136,3 +142,31 @@ def add_console_api(app: FastAPI, gw: Gateway, reads: ConsoleReads) -> None:
             return await anyio.to_thread.run_sync(reads.scenario, game_id, at)
         except ValueError as e:
             raise HTTPException(422, str(e)) from None
+
+    @app.post("/console/api/games/{game_id}/corrections", response_model=CorrectionMade,
+              responses=ERRORS, tags=["console"])
+    async def correction(game_id: str, body: CorrectionRequest, who: Who) -> CorrectionMade:
+        """Back the game up to event `at` (judges only): appends a correction event naming
+        the judge and the reason, signed with the judge's credential; history is kept and
+        the game goes on from the state at `at` (docs/console.md)."""
+        check_game(game_id)
+        require(who, game_id, "judge")
+        key = gw.judges.entries.get(who.name)
+        if key is None:  # a token of a judge no longer configured
+            raise HTTPException(403, "this judge's credential is no longer configured")
+
+        def append() -> CorrectionMade:
+            def on(p: GameProjection) -> StoredEvent:
+                if p.version == 0:
+                    raise LookupError(f"no game {game_id!r}")
+                return correct(gw.reads.store, game_id, body.at, who.name, body.reason,
+                               key, expected_version=p.version)
+            made = gw.reads.with_game(game_id, on)
+            return CorrectionMade(game_id=game_id, version=made.version, at=body.at,
+                                  judge=who.name, reason=body.reason.strip())
+        try:
+            return await anyio.to_thread.run_sync(append)
+        except CorrectionError as e:
+            raise HTTPException(409, str(e)) from None
+        except ConcurrencyConflict:
+            raise HTTPException(409, "the game moved on meanwhile: try again") from None
