@@ -13,7 +13,6 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from arbiter_core.kernel.events import Event, event_from_dict, event_from_json
-from arbiter_runtime import corrections as _corrections  # noqa: F401 (GameCorrected)
 from arbiter_runtime.fastcodec import Body, decode_trusted
 from arbiter_store import NewEvent, StoredEvent, Upcasters
 

@@ -28,8 +28,6 @@ import json
 from dataclasses import fields
 from typing import Literal
 
-from pydantic import Field
-
 from arbiter_core.kernel.events.base import EventBase
 from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.explain import Namer, explains
@@ -49,9 +47,9 @@ class GameCorrected(EventBase):
 
     type: Literal["GameCorrected"] = "GameCorrected"
     rule: str = BACKUP_RULE
-    at: int = Field(ge=1)
-    judge: str = Field(min_length=1, max_length=64)
-    reason: str = Field(min_length=1, max_length=MAX_REASON)
+    at: int  # >= 1 and before the correction (checked where it is made: `fold.correct`)
+    judge: str
+    reason: str
     at_hash: str
     state_hash: str
     signature: str

@@ -36,6 +36,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from arbiter_core.kernel.events import EVENT_TYPES, Event
+from arbiter_runtime import corrections as _corrections  # noqa: F401 (registers GameCorrected)
 from arbiter_store import Upcasters
 
 #: The stored-event codec on the replay path, named in `make bench`.

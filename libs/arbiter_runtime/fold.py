@@ -28,6 +28,7 @@ from arbiter_runtime import snapshots
 from arbiter_runtime.codec import from_bodies, to_new_event
 from arbiter_runtime.corrections import (
     CORRECTION,
+    MAX_REASON,
     CorrectionError,
     GameCorrected,
     restore,
@@ -151,8 +152,9 @@ def correct(store: EventStore, game_id: str, at: int, judge: str, reason: str,
         raise CorrectionError(f"{game_id} is closed (a final anchor): a finished game's "
                               "record is not backed up")
     reason = reason.strip()
-    if not reason:
-        raise CorrectionError("a correction needs a reason")
+    if not reason or len(reason) > MAX_REASON or not judge:
+        raise CorrectionError(f"a correction needs a judge and a reason (at most "
+                              f"{MAX_REASON} characters)")
     at_n = StoreStates(store, game_id)(at)
     if owed_marker(at_n) is not None:
         raise CorrectionError(f"event {at} is in the middle of the engine's work: back up "

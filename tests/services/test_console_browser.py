@@ -207,6 +207,57 @@ def test_a_judge_steps_to_a_death_asks_why_shares_filters_and_follows(
     serve(db, steps, live=start_command("live-game", 2, 5, "two_player"))
 
 
+def battlefield(driver: Any) -> list[int]:
+    ids = driver.execute_script(
+        "return [...document.querySelectorAll('ul.battlefield li')].map(li => li.dataset.id);")
+    return [int(i) for i in ids]
+
+
+def test_a_judge_backs_a_game_up_from_the_console(played: tuple[Path, str],
+                                                  tmp_path: Path) -> None:
+    """The correction form: a judge backs the game up to the event before a creature
+    died; the page moves to the correction, the creature is back on the battlefield, the
+    timeline marks the correction and the chain reports it."""
+    from arbiter_core.kernel.shell_loop import owed_marker
+    from arbiter_runtime.fold import StoreStates
+
+    db = tmp_path / "backup.sqlite"
+    shutil.copy(played[0], db)
+    game = played[1]
+    with open_store(str(db), read_only=True) as store:
+        died, _, _ = died_of_lethal_damage(store, game)
+        dead = next(e for e in store.read_stream(game, died, died))
+        creature, head = int(dead.payload["obj"]), store.stream_version(game)
+        states = StoreStates(store, game)
+        n = died - 1
+        while owed_marker(s := states(n)) is not None or creature not in s.battlefield:
+            n -= 1
+
+    def steps(base: str, store: Any) -> None:
+        with chromium() as d:
+            log_in(d, base, f"/console/games/{game}")
+            until(d, lambda d: shown_at(d) == head, "the last event")
+            assert creature not in battlefield(d)
+            form = d.find_element("id", "backup")
+            assert form.is_displayed()
+            box = form.find_element("name", "at")
+            box.clear()
+            box.send_keys(str(n))
+            form.find_element("name", "reason").send_keys("a wrong block was allowed")
+            form.find_element("css selector", "button[type=submit]").click()
+            until(d, lambda d: shown_at(d) == head + 1, "the correction")
+            assert creature in battlefield(d)
+            assert "GameCorrected" in d.find_element("id", "event").text
+            assert f"backed up to event {n} by judge-1" in \
+                d.find_element("id", "backup-result").text
+            until(d, lambda d: css(d, f'#timeline tr.correction[data-version="{head + 1}"]'),
+                  "the correction in the timeline")
+            until(d, lambda d: f"corrected at {n} by judge-1" in
+                  d.find_element("id", "chain").text, "the chain's report")
+        assert store.stream_version(game) == head + 1
+    serve(db, steps)
+
+
 def screenshots(out: Path) -> None:
     """The docs' screenshots: a Two-Headed Giant game and a Grand Melee game."""
     import tempfile

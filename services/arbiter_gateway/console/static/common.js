@@ -47,6 +47,18 @@ export async function api(path, params = {}) {
   return body;
 }
 
+// POST a JSON body; the answer's JSON (ApiError with the server's reason if refused).
+export async function apiPost(path, body) {
+  const r = await fetch(new URL(path, location.origin), {
+    method: "POST",
+    headers: { Authorization: `Bearer ${token()}`, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const answer = await r.json().catch(() => ({}));
+  if (!r.ok) throw new ApiError(r.status, answer.error || r.statusText);
+  return answer;
+}
+
 function payload(t) {
   try {
     return JSON.parse(atob(t.split(".")[0].replace(/-/g, "+").replace(/_/g, "/")));

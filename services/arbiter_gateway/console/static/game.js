@@ -1,8 +1,8 @@
 // One game: a timeline to scrub or step (slider, arrow keys), filtered by kind, rule,
 // player and card; the board at the selected event; "Why?" for an event's cause chain;
 // the hash chain's status; a shareable link; export as scenario; live updates over the
-// gateway's WebSocket.
-import { api, el, principal, token, withLogin } from "./common.js";
+// gateway's WebSocket; for judges, the correction ("back up to event N").
+import { api, apiPost, el, principal, token, withLogin } from "./common.js";
 import { renderBoard } from "./board.js";
 
 const PAGE = 100;
@@ -86,7 +86,9 @@ async function loadTimeline() {
     s.matching = t.matching;
     const body = $("timeline").querySelector("tbody");
     body.replaceChildren(...t.rows.map((r) => el("tr", {
-      "data-version": r.version, class: r.version === s.at ? "selected" : null,
+      "data-version": r.version,
+      class: [r.version === s.at ? "selected" : "", r.type === "GameCorrected" ? "correction" : ""]
+        .join(" ").trim() || null,
       onclick: () => select(r.version) },
     el("td", { class: "num" }, r.version), el("td", {}, r.type), el("td", {}, r.summary ?? ""),
     el("td", {}, r.actor ?? ""), el("td", {}, ruleLink(r.rule)),
@@ -104,6 +106,7 @@ function select(n, { page = true } = {}) {
   s.at = Math.max(0, Math.min(n, s.total || n));
   $("slider").value = s.at;
   $("at").value = s.at;
+  if (s.role === "judge" && s.at > 0) $("backup").elements.at.value = s.at;
   writeUrl();
   for (const tr of $("timeline").querySelectorAll("tr[data-version]")) {
     tr.classList.toggle("selected", Number(tr.dataset.version) === s.at);
@@ -130,8 +133,9 @@ async function chainStatus() {
   if (s.role !== "judge" && s.role !== "organiser") { $("chain").hidden = true; return; }
   try {
     const c = await api(`/console/api/games/${encodeURIComponent(gameId)}/chain`);
-    $("chain").textContent = c.verified ? `chain verified (${c.events} events)`
-      : `chain BROKEN at event ${c.broken_at ?? "?"}: ${c.problems[0] ?? ""}`;
+    $("chain").textContent = (c.verified ? `chain verified (${c.events} events)`
+      : `chain BROKEN at event ${c.broken_at ?? "?"}: ${c.problems[0] ?? ""}`) +
+      (c.corrections || []).map((x) => ` · ${x}`).join("");
     $("chain").className = `chain ${c.verified ? "ok" : "broken"}`;
   } catch (e) { $("chain").textContent = `chain: ${e.message}`; }
 }
@@ -169,6 +173,25 @@ async function exportScenario() {
   } catch (e) { box.textContent = `error: ${e.message}`; }
 }
 
+// A judge backs the game up to event N: a correction event is appended (history kept),
+// and the game goes on from the state at N (the server checks the role).
+async function backup(ev) {
+  ev.preventDefault();
+  const f = new FormData($("backup"));
+  const out = $("backup-result");
+  out.textContent = "…";
+  try {
+    const c = await apiPost(`/console/api/games/${encodeURIComponent(gameId)}/corrections`,
+      { at: Number(f.get("at")), reason: String(f.get("reason") || "").trim() });
+    out.textContent = `event ${c.version}: backed up to event ${c.at} by ${c.judge}`;
+    setTotal(c.version);
+    s.offset = Math.floor((c.version - 1) / PAGE) * PAGE;
+    select(c.version, { page: false });
+    loadTimeline();
+    chainStatus();
+  } catch (e) { out.textContent = `refused: ${e.message}`; }
+}
+
 function wire() {
   $("slider").addEventListener("input", () => select(Number($("slider").value)));
   $("at").addEventListener("change", () => select(Number($("at").value)));
@@ -179,6 +202,8 @@ function wire() {
   $("follow").onchange = () => { s.follow = $("follow").checked; if (s.follow) select(s.total); };
   $("share").onclick = () => { $("share-url").hidden = false; $("share-url").select(); };
   $("export").onclick = exportScenario;
+  $("backup").hidden = s.role !== "judge";
+  $("backup").addEventListener("submit", backup);
   $("page-prev").onclick = () => { s.offset = Math.max(0, s.offset - PAGE); loadTimeline(); };
   $("page-next").onclick = () => {
     if (s.offset + PAGE < s.matching) { s.offset += PAGE; loadTimeline(); }
