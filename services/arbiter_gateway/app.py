@@ -12,6 +12,7 @@ claimed in the store, so any number of gateways can run. Routes: `routes.py` (ga
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
@@ -62,6 +63,10 @@ class Limits:
                              max(1.0, s.logins_per_minute / 2)))
 
 
+#: how long one access record covers a judge's live follow of a game's boards
+FOLLOW_COVER_S = 60.0
+
+
 class Gateway:
     def __init__(self, reads: Reads, broker: KafkaBroker, settings: GatewaySettings,
                  feed: Feed, metrics: Metrics, publishers: dict[str, Any]) -> None:
@@ -83,6 +88,7 @@ class Gateway:
         self.keeper: TopicKeeper | None = None
         self.link = BrokerLink(60.0)  # when the broker was last reached (liveness.py)
         self.console: Any = None  # the judge console's reads (console/), set by create_app
+        self._following: dict[tuple[str, str], float] = {}  # (judge, game) -> recorded at
 
     def token_check(self, creds: HTTPAuthorizationCredentials | None) -> Principal:
         p = self.tokens.check(creds.credentials) if creds is not None else None
@@ -108,6 +114,22 @@ class Gateway:
             log().error("judge read not recorded", game_id=game_id, error=str(e))
             raise HTTPException(503, "the read could not be recorded; try again") from None
         log().info("judge read", game_id=game_id, judge=who.name, what=what)
+
+    async def judge_follows(self, who: Principal, game_id: str, at: int) -> None:
+        """Record a judge's live follow of a game's boards: one record covers that judge's
+        follow reads of the game for FOLLOW_COVER_S seconds (the board moves with every
+        event: a record per board would be one access event per game event)."""
+        if who.role != "judge":
+            return
+        key, now = (who.name, game_id), time.monotonic()
+        if now - self._following.get(key, -FOLLOW_COVER_S) < FOLLOW_COVER_S:
+            return
+        await self.judge_read(who, game_id, f"console boards followed live from event "
+                                            f"{at} (for up to {FOLLOW_COVER_S:.0f} s)")
+        if len(self._following) > 10_000:  # forget windows long closed
+            self._following = {k: t for k, t in self._following.items()
+                               if now - t < FOLLOW_COVER_S}
+        self._following[key] = now
 
     @contextmanager
     def polling(self) -> Iterator[None]:

@@ -102,13 +102,19 @@ def add_console_api(app: FastAPI, gw: Gateway, reads: ConsoleReads) -> None:
 
     @app.get("/console/api/games/{game_id}/board", response_model=Board,
              responses=ERRORS, tags=["console"])
-    async def board(game_id: str, who: Who, at: Version | None = None) -> Board:
+    async def board(game_id: str, who: Who, at: Version | None = None,
+                    follow: bool = False) -> Board:
         """The game after event `at` (default: the last) as the token may see it: a
         judge everything (a recorded read), a seat its view (CR 400.2), others the
-        public view."""
+        public view. `follow`: the page follows a live game (a judge's follow is
+        recorded once a minute, not per event)."""
         check_game(game_id)
         require(who, game_id, *ROLES)
-        await gw.judge_read(who, game_id, f"console board at {at if at is not None else 'end'}")
+        if follow and at is not None:
+            await gw.judge_follows(who, game_id, at)
+        else:
+            await gw.judge_read(who, game_id,
+                                f"console board at {at if at is not None else 'end'}")
         return await anyio.to_thread.run_sync(reads.board, game_id, at, viewer_of(who),
                                               who.role == "judge")
 

@@ -36,10 +36,11 @@ function writeUrl() {
 
 function showError(where, e) { $(where).replaceChildren(el("p", { class: "error" }, `error: ${e.message}`)); }
 
-async function showBoard() {
+async function showBoard(live = false) {
   const seq = ++s.seq;
   try {
-    const b = await api(`/console/api/games/${encodeURIComponent(gameId)}/board`, { at: s.at });
+    const b = await api(`/console/api/games/${encodeURIComponent(gameId)}/board`,
+      { at: s.at, follow: live ? "true" : null });
     if (seq !== s.seq) return; // a later event was asked for meanwhile
     setTotal(b.total);
     const e = b.event;
@@ -102,7 +103,7 @@ async function loadTimeline() {
   } catch (e) { showError("page-info", e); }
 }
 
-function select(n, { page = true } = {}) {
+function select(n, { page = true, live = false } = {}) {
   s.at = Math.max(0, Math.min(n, s.total || n));
   $("slider").value = s.at;
   $("at").value = s.at;
@@ -115,7 +116,7 @@ function select(n, { page = true } = {}) {
     const offset = Math.floor((s.at - 1) / PAGE) * PAGE;
     if (offset !== s.offset) { s.offset = offset; loadTimeline(); }
   }
-  showBoard();
+  showBoard(live);
 }
 
 async function watchProgress() {
@@ -154,7 +155,7 @@ function live() {
     const before = s.total;
     setTotal(msg.version);
     if (s.total === before) return;
-    if (s.follow) select(s.total);
+    if (s.follow) select(s.total, { live: true });
     else if (!filtered() && s.offset + PAGE >= before) loadTimeline();
   };
   ws.onclose = () => {
