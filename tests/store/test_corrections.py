@@ -19,6 +19,7 @@ from arbiter_core.kernel.rng import Rng
 from arbiter_core.kernel.shell_loop import owed_marker
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.views.legal import legal_actions
+from arbiter_runtime import snapshots
 from arbiter_runtime.codec import from_stored, to_new_event
 from arbiter_runtime.correction_check import check_corrections
 from arbiter_runtime.corrections import signature_of
@@ -101,8 +102,11 @@ def test_the_game_plays_on_from_the_state_at_n(store: EventStore) -> None:
     with pytest.raises(CorrectionError):  # the core alone cannot apply it
         apply(empty_state(), log[-1])
 
-    # nothing is re-rolled: the generator is the one of the state at N
+    # nothing is re-rolled: the generator is the one of the state at N (and it is kept
+    # by a snapshot of the state after the correction)
     assert session.state.rng_shift == head + 1 - n
+    blob = snapshots.encode(session.state)
+    assert snapshots.decode(blob, state_hash(session.state)).rng_shift == head + 1 - n
     draws = [Txn(s).rng.below(2**60) for s in (session.state, at_n)]
     assert draws[0] == draws[1] != Rng(at_n.seed, head + 1).below(2**60)
     player = waiting_players(session.state)[0]
