@@ -60,3 +60,45 @@ def test_states_at_any_event_are_the_replayed_states(monkeypatch: pytest.MonkeyP
         assert len(h.index.entries) == played.events
         assert all(state_hash(s) == truth[v] for v, s in h.checkpoints.items())
         assert h.ids_named("Forest")
+
+
+def test_the_index_makes_each_events_line_as_a_replay_does(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A filtered page's lines come from the index (no replay per line): each is the line
+    `reads._lines` makes from the state before its event, objects made by the event named
+    - also across a judge's correction, which makes object ids anew."""
+    from arbiter_core.kernel.shell_loop import owed_marker
+    from arbiter_gateway.console.reads import _lines
+    from arbiter_runtime.bots import RandomBot
+    from arbiter_runtime.fold import StoreStates, correct
+    from arbiter_runtime.play import waiting_players
+    from arbiter_runtime.session import GameSession
+
+    monkeypatch.setattr(history, "READ_PAGE", 250)
+    with open_store(":memory:") as store:
+        play_bot_game(store, "g", 2, 4, "two_player")
+        states = StoreStates(store, "g")
+        at = next(v for v in range(300, 1, -1) if owed_marker(states(v)) is None)
+        correct(store, "g", at, "judge-1", "backup", "key")
+        corrected = store.stream_version("g")
+        session = GameSession.load(store, "g")  # plays on: new objects reuse the ids
+        bots = {p: RandomBot(i) for i, p in enumerate(session.state.seats)}
+        while store.stream_version("g") < corrected + 300 and not session.state.game_over:
+            session.run_engine()
+            for player in waiting_players(session.state):
+                action = bots[player].choose(session.state, player)
+                if action is not None and action.type != "Concede":
+                    session.execute(action)
+                    break
+        session_moves = store.stream_version("g")
+        indexed = History(store, "g")
+        while indexed.index_step():
+            pass
+        assert len(indexed.index.entries) == session_moves
+        versions = list(range(1, session_moves + 1))
+        replayed = _lines(History(store, "g"), versions)
+        lines = {e.version: e.line for e in indexed.index.entries}
+        assert lines == replayed
+        assert sum("(#" in line for line in lines.values()) > 100  # objects are named
+        assert "judge judge-1 backed the game up" in lines[corrected]
+        assert session_moves > corrected + 100

@@ -19,6 +19,7 @@ Opening event N of a long game must not replay from event 1 on each click:
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -29,7 +30,7 @@ import structlog
 
 from arbiter_core.kernel.events import Event
 from arbiter_core.kernel.evolve import empty_state
-from arbiter_core.kernel.explain import Namer
+from arbiter_core.kernel.explain import Namer, explain
 from arbiter_core.kernel.state import GameState
 from arbiter_runtime import snapshots
 from arbiter_runtime.codec import from_bodies
@@ -55,6 +56,7 @@ class Entry:
     actor: str | None  # the player whose command made it, "engine", or None
     players: frozenset[str]
     ids: frozenset[int]
+    line: str = ""  # the event in words (judges), made by the index pass
 
 
 def rule_matches(rule: str, wanted: str) -> bool:
@@ -73,12 +75,12 @@ def actor_of(s: StoredEvent) -> str | None:
     return actor if isinstance(actor, str) else None
 
 
-def entry_of(s: StoredEvent, seats: set[str]) -> Entry:
+def entry_of(s: StoredEvent, seats: set[str], line: str = "") -> Entry:
     players: set[str] = set()
     ids: set[int] = set()
     _scan(s.payload, seats, players, ids, None)
     return Entry(version=s.version, type=s.type, rule=s.rule or "", actor=actor_of(s),
-                 players=frozenset(players), ids=frozenset(ids))
+                 players=frozenset(players), ids=frozenset(ids), line=line)
 
 
 def _scan(value: Any, seats: set[str], players: set[str], ids: set[int],
@@ -99,6 +101,28 @@ def _scan(value: Any, seats: set[str], players: set[str], ids: set[int],
     elif isinstance(value, int) and not isinstance(value, bool) and key is not None \
             and any(k in key for k in ID_KEYS):
         ids.add(value)
+
+
+class _Later(Namer):
+    """The index's namer while it makes a page's lines: an object not named yet (made by
+    the event being explained) is named once the page is read, as `reads._lines` names
+    the objects of its run first."""
+
+    MARK = re.compile("\x00([0-9]+)\x00")
+
+    def __init__(self, names: Namer) -> None:
+        super().__init__()
+        self.names = names.names  # shared: learned as the page is read
+
+    def name(self, oid: int | None) -> str:
+        if oid is None:
+            return "?"
+        return self.names.get(oid) or f"\x00{oid}\x00"
+
+    def named(self, line: str) -> str:
+        if "\x00" not in line:
+            return line
+        return self.MARK.sub(lambda m: self.names.get(int(m[1]), "object"), line)
 
 
 def learn_new(names: Namer, state: GameState, since: int) -> int:
@@ -209,7 +233,10 @@ class History:
         return {oid for oid, name in self.names.names.items() if needle in name.casefold()}
 
     def index_step(self) -> bool:
-        """Index the next page of events; False when the index is complete."""
+        """Index the next page of events; False when the index is complete. Each entry
+        keeps its event in words, so a filtered page's lines cost no replay: the page is
+        first run on a copy to name the objects its events make (as `reads._lines`
+        does), then each line is made from the state before its event."""
         start = len(self.index.entries)
         page = self.store.read_stream(self.game_id, start + 1, start + READ_PAGE)
         if not page:
@@ -217,17 +244,28 @@ class History:
         state = self.index_state
         seats = set(state.players)
         bodies = self.store.read_bodies(self.game_id, start + 1, start + len(page))
+        later = _Later(self.names)
+        lines: list[tuple[StoredEvent, str]] = []  # named once the page is read
         for s, e in zip(page, from_bodies(bodies, self.game_id), strict=True):
+            lines.append((s, explain(state, e, later)))
             self.fold(state, e)
             if isinstance(e, GameCorrected):  # ids after the backup are made anew
+                self._add_entries(lines, seats, later)
                 self._named_upto = state.next_id
+                for oid in [oid for oid in self.names.names if oid >= state.next_id]:
+                    del self.names.names[oid]
             self._named_upto = learn_new(self.names, state, self._named_upto)
             if not seats:
                 seats = set(state.players)
-            self.index.entries.append(entry_of(s, seats))
             if state.version % CHECKPOINT_EVERY == 0 and state.version not in self.checkpoints:
                 self.checkpoints[state.version] = state.clone()
+        self._add_entries(lines, seats, later)
         return len(page) == READ_PAGE
+
+    def _add_entries(self, lines: list[tuple[StoredEvent, str]], seats: set[str],
+                     later: _Later) -> None:
+        self.index.entries.extend(entry_of(s, seats, later.named(line)) for s, line in lines)
+        lines.clear()
 
 
 class Histories:

@@ -33,7 +33,7 @@ from arbiter_gateway.console.models import (
 from arbiter_runtime.audit import valid_game_id
 from arbiter_runtime.codec import from_bodies
 from arbiter_runtime.correction_check import check_corrections
-from arbiter_runtime.fold import Correction
+from arbiter_runtime.fold import Correction, GameCorrected
 from arbiter_scenarios.export import ExportError, export_scenario
 from arbiter_store import EventStore, StoredEvent
 
@@ -229,26 +229,46 @@ def _lines(h: History, versions: list[int]) -> dict[int, str]:
     """Each event of `versions` in words (`arbiter_core.kernel.explain`), from the state
     before it; objects made by the event are named first (a dry run of the run)."""
     cache = h.lines
-    out = {v: cache[v] for v in versions if v in cache}
+    indexed = h.index.entries
+    out = {v: indexed[v - 1].line for v in versions if v <= len(indexed)}
+    out.update((v, cache[v]) for v in versions if v in cache and v not in out)
     for first, last in _runs(v for v in versions if v not in out):
-        start = h.state_at(first - 1)
-        events = _events(h, first, last)
-        dry = start.clone()
-        h.learn(dry)
-        since = dry.next_id
-        for e in events:
-            h.fold(dry, e)
-            since = learn_new(h.names, dry, since)
-        state = start
-        for e in events:
-            out[state.version + 1] = explain(state, e, h.names)
-            h.fold(state, e)
+        state = h.state_at(first - 1)
+        for part in _parts(_events(h, first, last)):
+            _explain_part(h, state, part, out)
     for v in versions:
-        cache[v] = out[v]
-        cache.move_to_end(v)
+        if v > len(indexed):  # the index's lines need no cache
+            cache[v] = out[v]
+            cache.move_to_end(v)
     while len(cache) > LINES_KEPT:
         cache.popitem(last=False)
     return out
+
+
+def _parts(events: list[Event]) -> list[list[Event]]:
+    """The events cut after each judge's correction: the objects made after a backup
+    reuse ids, so each part is named on its own."""
+    parts: list[list[Event]] = [[]]
+    for e in events:
+        parts[-1].append(e)
+        if isinstance(e, GameCorrected):
+            parts.append([])
+    return [p for p in parts if p]
+
+
+def _explain_part(h: History, state: GameState, events: list[Event],
+                  out: dict[int, str]) -> None:
+    """Lines of `events` from `state` (folded through them); objects they make are named
+    first (a dry run)."""
+    dry = state.clone()
+    h.learn(dry)
+    since = dry.next_id
+    for e in events:
+        h.fold(dry, e)
+        since = learn_new(h.names, dry, since)
+    for e in events:
+        out[state.version + 1] = explain(state, e, h.names)
+        h.fold(state, e)
 
 
 def _chain(h: History, version: int, rule_url: RuleUrl) -> list[Cause]:
