@@ -22,7 +22,7 @@ def test_a_live_follow_is_recorded_once_not_per_board() -> None:
         version = (await settle(http, "follow-me", judge))["version"]
         assert version >= 4
 
-        async def board(**params: object) -> None:
+        async def board(**params: str | int) -> None:
             r = await http.get(f"{API}/follow-me/board", params=params, headers=auth(judge))
             assert r.status_code == 200, r.text
 
