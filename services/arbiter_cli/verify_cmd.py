@@ -7,6 +7,9 @@ after a final anchor), the snapshots (bound to the chain; seals with the key) an
 commands records. Then this command rebuilds each game's state from its events up to
 each snapshot's version and checks that the snapshot holds that very state (its state
 hash, and its bytes decoding to it), which catches a forged snapshot without a key.
+Then each judge's correction (`arbiter_runtime.correction_check`): "corrected at N by
+J", its signature checked with `ARBITER_JUDGES` when set, its hash at N and the state
+hash the log makes at N; a bad one is BROKEN at its event.
 
 It prints what was checked, the problems (`BROKEN`), and what is not covered (a game
 without an anchor, events after the last anchor, records from before store schema 3,
