@@ -223,3 +223,24 @@ def test_play_uses_a_lists_supplementary_deck(tmp_path: Path, variant: str, sect
     assert put[zone] == cards and put["library"] == ["Island"] * 60
     bots = next(p for p in ("P1", "P2") if p != seat)
     assert _put(db, bots).get(zone, []) != cards
+
+
+def test_play_chooses_the_starting_player_and_asks_mulligans(tmp_path: Path) -> None:
+    """103.1: `arbiter play` chooses the starting player with the seed and records it;
+    103.5: each player's mulligan declaration is an event, the starting player's first."""
+    starters = set()
+    for seed in range(1, 5):
+        db = tmp_path / f"g{seed}.sqlite"
+        result = runner.invoke(app, ["play", "--players", "3", "--seed", str(seed),
+                                     "--db", str(db), "--deck",
+                                     f"P1={EXAMPLES / 'boros-burn.txt'}"])
+        assert result.exit_code == 0, result.output
+        with open_store(db) as store:
+            events = list(store.read_all())
+        chosen = [e for e in events if e.type == "StartingPlayerChosen"]
+        assert len(chosen) == 1 and chosen[0].rule == "103.1"
+        declared = [e.payload["player"] for e in events if e.type == "MulliganDeclared"]
+        assert declared[0] == chosen[0].payload["player"]
+        assert set(declared) == {"P1", "P2", "P3"}
+        starters.add(chosen[0].payload["player"])
+    assert len(starters) >= 2

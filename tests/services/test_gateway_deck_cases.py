@@ -9,6 +9,7 @@ gateway."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -21,6 +22,8 @@ from arbiter_runtime.play import team_names
 from .conftest import Runner
 from .harness import System
 from .helpers import auth, staff
+
+CASES = Path(__file__).resolve().parents[1] / "decks"
 
 
 def body(case: DeckCase, game_id: str) -> dict[str, Any]:
@@ -70,4 +73,33 @@ def test_the_deck_cases_through_the_gateway(run_on: Runner) -> None:
                 for card, rule in case.expect:
                     assert f"{card}: {rule}: " in error, (case.path.name, card, rule, error)
                 assert system.store.stream_version(gid) == 0
+    run_on(scenario)
+
+
+def test_the_gateway_starts_games_as_the_rules_do(run_on: Runner) -> None:
+    """103.1: the starting player is chosen with the game's seed and recorded
+    (`StartingPlayerChosen`); 103.5: the London mulligan begins with that player's
+    declaration (a recorded decision), the default of the gateway's game creation."""
+    async def scenario(system: System) -> None:
+        async with httpx.AsyncClient(base_url=system.base_url, timeout=30) as http:
+            organiser, _ = await staff(http, system.logins)
+            http.headers.update(auth(organiser))
+            starters = set()
+            for seed in range(6):
+                gid = f"start-{seed}-{system.kind}"
+                text = (CASES / "constructed-legal.txt").read_text(encoding="utf-8")
+                r = await http.post("/games?wait=10", json={
+                    "game_id": gid, "variant": "free_for_all", "seed": seed,
+                    "players": [{"name": p} for p in ("A", "B", "C")],
+                    "deck_lists": {p: text for p in ("A", "B", "C")}})
+                assert r.status_code == 202 and r.json()["outcome"]["status"] == "applied"
+                events = list(system.store.read_stream(gid))
+                chosen = [e.payload for e in events if e.type == "StartingPlayerChosen"]
+                assert [e.rule for e in events if e.type == "StartingPlayerChosen"] == [
+                    "103.1"]
+                asked = [e.payload for e in events if e.type == "DecisionRequested"]
+                assert asked[0]["kind"] == "mulligan"
+                assert asked[0]["player"] == chosen[0]["player"]
+                starters.add(chosen[0]["player"])
+            assert len(starters) >= 2  # the seed chooses, not the seating
     run_on(scenario)
