@@ -87,7 +87,7 @@ def _play(store: EventStore, console: Console, gid: str, players: int, seed: int
           lists: dict[str, dict[str, Any]], base: str | None = None) -> GameSummary:
     """`lists`: each listed seat's `PlayerSetup` fields (deck_cmd.seat_decks): its deck
     (the commander first, as `seat_setup` reads it) and its supplementary decks."""
-    decks = {seat: [*([f["commander"]] if "commander" in f else []), *f["deck"]]
+    decks = {seat: [*filter(None, [f.get("commander")]), *f["deck"]]
              for seat, f in lists.items()}
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(),
                   TextColumn("{task.fields[info]}"), TimeElapsedColumn(),

@@ -244,3 +244,15 @@ def test_play_chooses_the_starting_player_and_asks_mulligans(tmp_path: Path) -> 
         assert set(declared) == {"P1", "P2", "P3"}
         starters.add(chosen[0].payload["player"])
     assert len(starters) >= 2
+
+
+def test_play_a_commander_list(tmp_path: Path) -> None:
+    """903.6: the list's Commander section is the commander, in the command zone; the
+    Deck section (99 cards) the library."""
+    db = tmp_path / "g.sqlite"
+    path = EXAMPLES / "commander" / "isamaru.txt"
+    result = runner.invoke(app, ["play", "--players", "2", "--variant", "commander",
+                                 "--seed", "2", "--db", str(db), "--deck", f"P2={path}"])
+    assert result.exit_code == 0, result.output
+    put = _put(db, "P2")
+    assert put["command"] == ["Isamaru, Hound of Konda"] and len(put["library"]) == 99
