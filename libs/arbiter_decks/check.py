@@ -11,21 +11,37 @@ rules core's variant registry, never by comparing its name here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from arbiter_core.kernel.commands import StartGame
 from arbiter_core.kernel.errors import InvalidCommand
 from arbiter_core.variants.base import get_variant
 from arbiter_decks.catalog import Catalog, catalog
-from arbiter_decks.model import CheckResult, DeckList, DeckRule, Section, Violation
+from arbiter_decks.model import (
+    CheckResult,
+    DeckCheck,
+    DeckList,
+    DeckRule,
+    Section,
+    Violation,
+)
 from arbiter_decks.parser import DeckListError, parse_deck_list, read_deck_list
 from arbiter_decks.rules import constructed, planar_deck, scheme_deck, vanguard_card
+
+
+def archenemy_scheme_deck(d: DeckCheck) -> Iterator[Violation]:
+    """CR 904.3 for the archenemy's list: only the archenemy has a scheme deck (904.2a),
+    so a list without a Scheme deck section is a hero's, with the constructed rules
+    alone; a list with one is the archenemy's, and its scheme deck is checked."""
+    if d.section(Section.SCHEME):
+        yield from scheme_deck(d)
+
 
 #: the rules of each supplementary section a variant names in `deck_sections` (Planechase
 #: 901.3, Archenemy 904.3, Vanguard 902.3)
 SECTION_RULES: dict[Section, DeckRule] = {Section.PLANAR: planar_deck,
-                                          Section.SCHEME: scheme_deck,
+                                          Section.SCHEME: archenemy_scheme_deck,
                                           Section.VANGUARD: vanguard_card}
 
 
