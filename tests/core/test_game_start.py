@@ -246,3 +246,24 @@ def test_the_starting_team_chooses_who_takes_opening_hand_actions_first() -> Non
     run(s, ChooseObjects(player="A1", choices=[]))
     d = s.markers[1].pending  # the other team in turn order
     assert isinstance(d, Decision) and (d.kind, d.player) == ("opening_hand", "B1")
+
+
+def test_a_teammate_who_leaves_while_the_team_chooses_is_not_chosen() -> None:
+    """800.4a: a player who leaves owes nothing; the team chooses among those still in
+    the game, and when the player asked leaves, the team is asked again."""
+    s = empty_state()
+    run(s, StartGame(game_id="g", variant="team_vs_team", seed=1, shared_team_turns=True,
+                     players=[PlayerSetup(name=n, team=n[0],
+                                          deck=["Leyline of Sanctity"] * 20)
+                              for n in ("A1", "A2", "A3", "B1", "B2", "B3")]))
+    d = s.markers[1].pending
+    assert isinstance(d, Decision) and d.kind == "opening_hand_order"
+    asked, *others = d.choices
+    run(s, Concede(player=others[0]))
+    assert {a.option for a in legal_actions(s, asked)
+            if isinstance(a, ChooseOption)} == {asked, others[1]}
+    with pytest.raises(RuleViolation):
+        run(s, ChooseOption(player=asked, option=others[0]))
+    run(s, Concede(player=asked))
+    d = s.markers[1].pending  # one player of the team left to act: asked directly
+    assert isinstance(d, Decision) and (d.kind, d.player) == ("opening_hand", others[1])

@@ -143,7 +143,8 @@ def _answers(s: GameState, m: Marker, d: Decision) -> list[PlayerCommand]:
 
 
 def _order_answers(s: GameState, m: Marker, d: Decision) -> list[PlayerCommand]:
-    return [ChooseOption(player=d.player, option=p, marker=m.number) for p in d.choices]
+    return [ChooseOption(player=d.player, option=p, marker=m.number) for p in d.choices
+            if not s.players[p].left]
 
 
 def _order_on_leave(t: Txn, m: Marker, d: Decision, player: str) -> bool:
@@ -156,7 +157,7 @@ def _order_on_leave(t: Txn, m: Marker, d: Decision, player: str) -> bool:
           on_leave=_order_on_leave)
 def _order(t: Txn, m: Marker, d: Decision, cmd: ChooseOption) -> None:
     """The team names the player who acts next (103.6c, 805.3b); that player is asked."""
-    if cmd.option not in d.choices:
+    if cmd.option not in d.choices or t.s.players[cmd.option].left:
         raise RuleViolation("103.6c", "choose a player of the team still to act")
     t.emit(OpeningHandOrderChosen(player=cmd.option, rule="103.6c"))
     _request(t, cmd.option)
