@@ -11,20 +11,37 @@ rules core's variant registry, never by comparing its name here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
 from arbiter_core.kernel.commands import StartGame
 from arbiter_core.kernel.errors import InvalidCommand
 from arbiter_core.variants.base import get_variant
 from arbiter_decks.catalog import Catalog, catalog
-from arbiter_decks.model import CheckResult, DeckList, DeckRule, Section, Violation
+from arbiter_decks.model import (
+    CheckResult,
+    DeckCheck,
+    DeckList,
+    DeckRule,
+    Section,
+    Violation,
+)
 from arbiter_decks.parser import DeckListError, parse_deck_list, read_deck_list
 from arbiter_decks.rules import constructed, planar_deck, scheme_deck, vanguard_card
+
+
+def archenemy_scheme_deck(d: DeckCheck) -> Iterator[Violation]:
+    """CR 904.3 for the archenemy's list: only the archenemy has a scheme deck (904.2a),
+    so a list without a Scheme deck section is a hero's, with the constructed rules
+    alone; a list with one is the archenemy's, and its scheme deck is checked."""
+    if d.section(Section.SCHEME):
+        yield from scheme_deck(d)
+
 
 #: the rules of each supplementary section a variant names in `deck_sections` (Planechase
 #: 901.3, Archenemy 904.3, Vanguard 902.3)
 SECTION_RULES: dict[Section, DeckRule] = {Section.PLANAR: planar_deck,
-                                          Section.SCHEME: scheme_deck,
+                                          Section.SCHEME: archenemy_scheme_deck,
                                           Section.VANGUARD: vanguard_card}
 
 
@@ -71,12 +88,16 @@ def check_deck(deck: DeckList, rules: Sequence[DeckRule], players: int = 2,
     """Resolve the list's names and run every rule, in order."""
     resolved = (cards or catalog()).resolve(deck, players)
     violations = tuple(v for rule in rules for v in rule(resolved))
-    library = tuple(r.label for r in resolved.section(Section.DECK)
-                    for _ in range(r.entry.count))
-    commander = tuple(r.label for r in resolved.section(Section.COMMANDER))
+
+    def cards_of(section: Section) -> tuple[str, ...]:
+        return tuple(r.label for r in resolved.section(section) for _ in range(r.entry.count))
+
     return CheckResult(violations=violations,
-                       cards=resolved.count(Section.COMMANDER, Section.DECK), deck=library,
-                       commander=commander)
+                       cards=resolved.count(Section.COMMANDER, Section.DECK),
+                       deck=cards_of(Section.DECK), commander=cards_of(Section.COMMANDER),
+                       planar_deck=cards_of(Section.PLANAR),
+                       scheme_deck=cards_of(Section.SCHEME),
+                       vanguard=cards_of(Section.VANGUARD))
 
 
 def check_text(text: str | bytes, variant: str, players: int = 2,
@@ -87,22 +108,38 @@ def check_text(text: str | bytes, variant: str, players: int = 2,
     return check_deck(deck, rules, players, cards)
 
 
-def playable_deck(text: str | bytes, variant: str, players: int, who: str) -> list[str]:
-    """The Deck section as the engine's card names, one a copy, for a legal list; a
-    list with violations is `DeckRejected` (CR 100.2: each player needs a legal deck).
-    For a variant whose decks have a commander (903.3), the commander comes first."""
+def playable_setup(text: str | bytes, variant: str, players: int,
+                   who: str) -> dict[str, Any]:
+    """A legal list as the fields of its player's `PlayerSetup`: `deck` (the Deck
+    section), `commander` in a variant whose decks have one (903.3, 903.6), and the
+    supplementary sections the variant reads: `planar_deck` (901.3), `scheme_deck`
+    (904.3: the archenemy's, `for_seat`) and `vanguard` (902.3). A list with violations
+    is `DeckRejected` (CR 100.2: each player needs a legal deck)."""
     result = check_text(text, variant, players)
     if not result.legal:
         raise DeckRejected(who, result.violations)
+    out: dict[str, Any] = {"deck": list(result.deck)}
     if get_variant(variant).commander_deck:
-        return [*result.commander, *result.deck]
-    return list(result.deck)
+        out["commander"] = result.commander[0]
+    for key in ("planar_deck", "scheme_deck"):
+        if getattr(result, key):
+            out[key] = list(getattr(result, key))
+    if result.vanguard:
+        out["vanguard"] = result.vanguard[0]
+    return out
+
+
+def for_seat(setup: dict[str, Any], archenemy: bool) -> dict[str, Any]:
+    """A list's fields for a seat: a scheme deck only for an archenemy (904.2a: the
+    heroes have none; 904.12b: in a Supervillain Rumble everyone is one)."""
+    return setup if archenemy else {k: v for k, v in setup.items() if k != "scheme_deck"}
 
 
 def with_deck_lists(start: StartGame, lists: Mapping[str, str]) -> StartGame:
     """The StartGame with each listed seat's deck read from its deck list (the gateway's
-    game creation). Raises ValueError (DeckListError, DeckRejected, UnknownVariant) with
-    a message naming the seat."""
+    game creation): its commander, and the supplementary decks the variant reads
+    (`playable_setup`), replace those the body gave. Raises ValueError (DeckListError,
+    DeckRejected, UnknownVariant) with a message naming the seat."""
     names = [p.name for p in start.players]
     unknown = sorted(set(lists) - set(names))
     if unknown:
@@ -115,11 +152,9 @@ def with_deck_lists(start: StartGame, lists: Mapping[str, str]) -> StartGame:
         if p.deck:
             raise ValueError(f"{p.name}: give a deck or a deck list, not both")
         try:
-            deck = playable_deck(lists[p.name], start.variant, len(names), p.name)
+            setup = playable_setup(lists[p.name], start.variant, len(names), p.name)
         except DeckListError as e:
             raise ValueError(f"{p.name}: {e}") from None
-        update: dict[str, object] = {"deck": deck}
-        if get_variant(start.variant).commander_deck:  # 903.6: the commander, then the rest
-            update = {"commander": deck[0], "deck": deck[1:]}
-        players.append(p.model_copy(update=update))
+        players.append(p.model_copy(
+            update=for_seat(setup, p.archenemy or start.supervillain_rumble)))
     return start.model_copy(update={"players": players})

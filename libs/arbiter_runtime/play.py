@@ -89,14 +89,24 @@ def supplements(variant: str, players: int, seat: int, base: str | None = None
     return out
 
 
+def own_supplements(bots: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
+    """A seat's supplementary decks: its list's where it has them, else the bots'; a
+    scheme deck only for the archenemy seat (904.2a)."""
+    keep = ("planar_deck", "vanguard", *(("scheme_deck",) if bots.get("archenemy") else ()))
+    return {**bots, **{k: v for k, v in own.items() if k in keep}}
+
+
 def play_bot_game(store: EventStore, game_id: str, players: int, seed: int,
                   variant: str = "free_for_all",
                   progress: Callable[[GameState], None] | None = None,
                   attack: Literal["left", "right", "multiple", "any"] | None = None,
                   range_of_influence: int | None = None,
                   decks: dict[str, list[str]] | None = None,
-                  base: str | None = None) -> GameSummary:
+                  base: str | None = None,
+                  lists: dict[str, dict[str, Any]] | None = None) -> GameSummary:
     """`decks`: a seat's own deck (checked deck lists); other seats get the bot decks.
+    `lists`: a seat's own supplementary decks from its list (`planar_deck`, `vanguard`,
+    and `scheme_deck` for the archenemy seat, 904.2a), replacing the bots'.
     `base`: a casual variant's base variant (Planechase over Two-Headed Giant, 901.12)."""
     names = [f"P{i + 1}" for i in range(players)]
     own = decks or {}
@@ -108,7 +118,8 @@ def play_bot_game(store: EventStore, game_id: str, players: int, seed: int,
         range_of_influence=range_of_influence, random_start=True, mulligans=True,
         order_triggers=True,
         players=[seat_setup(variant, i, n, teams[i], own.get(n)).model_copy(
-                     update=supplements(variant, players, i, base))
+                     update=own_supplements(supplements(variant, players, i, base),
+                                            (lists or {}).get(n, {})))
                  for i, n in enumerate(names)]))
     bots = {n: RandomBot(seed * 1000 + i) for i, n in enumerate(names)}
     actions = 0

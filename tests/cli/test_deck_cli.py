@@ -180,3 +180,79 @@ def test_play_deck_option_errors_exit_2(tmp_path: Path, spec: str, says: str) ->
                                  "--deck", spec.format(**files)])
     assert result.exit_code == 2
     assert says in result.output
+
+
+
+def _put(db: Path, player: str) -> dict[str, list[str]]:
+    """The cards put into each of a player's zones as the game began, in order."""
+    with open_store(db) as store:
+        return {e.payload["zone"]: [c["name"] for c in e.payload["cards"]]
+                for e in store.read_all()
+                if e.type == "CardsPut" and e.payload["player"] == player}
+
+
+PLANES = ["Mutual Epiphany", "Chaotic Aether", "Tazeem", "The Hippodrome", "The Eon Fog",
+          "Lethe Lake", "Panopticon", "Academy at Tolaria West", "Sokenzan", "Krosa"]
+SCHEMES = ["The Very Soil Shall Shake", "Make Yourself Useful",
+           "Behold the Power of Destruction", "Embrace My Diabolical Vision",
+           "Mortal Flesh Is Weak", "Know Naught but Fire", "I Delight in Your Convulsions",
+           "The Iron Guardian Stirs", "There Is No Refuge", "Roots of All Evil"]
+
+
+@pytest.mark.parametrize("variant,section,cards,zone,seat", [
+    ("planechase", "Planar deck", PLANES, "planar_deck", "P2"),  # 901.3
+    ("vanguard", "Vanguard", ["Ertai"], "command", "P2"),  # 902.3 (the bot's: Squee)
+    ("archenemy", "Scheme deck", [c for c in SCHEMES for _ in (0, 1)], "scheme_deck",
+     "P1"),  # 904.3: P1 is the archenemy (904.2a)
+])
+def test_play_uses_a_lists_supplementary_deck(tmp_path: Path, variant: str, section: str,
+                                              cards: list[str], zone: str,
+                                              seat: str) -> None:
+    """A list's Planar deck, Vanguard and (the archenemy's) Scheme deck sections are the
+    player's in the game, in the listed order before the game shuffles them, as its Deck
+    section is the library; the other seats keep the bots' (here in another order, or
+    another vanguard)."""
+    db = tmp_path / "g.sqlite"
+    text = "60 Island\n" + section + "\n" + "".join(f"1 {c}\n" for c in cards)
+    path = deck_file(tmp_path, text)
+    result = runner.invoke(app, ["play", "--players", "4" if variant == "archenemy" else "2",
+                                 "--variant", variant, "--seed", "3", "--db", str(db),
+                                 "--deck", f"{seat}={path}"])
+    assert result.exit_code == 0, result.output
+    put = _put(db, seat)
+    assert put[zone] == cards and put["library"] == ["Island"] * 60
+    bots = next(p for p in ("P1", "P2") if p != seat)
+    assert _put(db, bots).get(zone, []) != cards
+
+
+def test_play_chooses_the_starting_player_and_asks_mulligans(tmp_path: Path) -> None:
+    """103.1: `arbiter play` chooses the starting player with the seed and records it;
+    103.5: each player's mulligan declaration is an event, the starting player's first."""
+    starters = set()
+    for seed in range(1, 5):
+        db = tmp_path / f"g{seed}.sqlite"
+        result = runner.invoke(app, ["play", "--players", "3", "--seed", str(seed),
+                                     "--db", str(db), "--deck",
+                                     f"P1={EXAMPLES / 'boros-burn.txt'}"])
+        assert result.exit_code == 0, result.output
+        with open_store(db) as store:
+            events = list(store.read_all())
+        chosen = [e for e in events if e.type == "StartingPlayerChosen"]
+        assert len(chosen) == 1 and chosen[0].rule == "103.1"
+        declared = [e.payload["player"] for e in events if e.type == "MulliganDeclared"]
+        assert declared[0] == chosen[0].payload["player"]
+        assert set(declared) == {"P1", "P2", "P3"}
+        starters.add(chosen[0].payload["player"])
+    assert len(starters) >= 2
+
+
+def test_play_a_commander_list(tmp_path: Path) -> None:
+    """903.6: the list's Commander section is the commander, in the command zone; the
+    Deck section (99 cards) the library."""
+    db = tmp_path / "g.sqlite"
+    path = EXAMPLES / "commander" / "isamaru.txt"
+    result = runner.invoke(app, ["play", "--players", "2", "--variant", "commander",
+                                 "--seed", "2", "--db", str(db), "--deck", f"P2={path}"])
+    assert result.exit_code == 0, result.output
+    put = _put(db, "P2")
+    assert put["command"] == ["Isamaru, Hound of Konda"] and len(put["library"]) == 99

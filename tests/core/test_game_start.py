@@ -28,6 +28,7 @@ from arbiter_core.kernel.evolve import apply, empty_state
 from arbiter_core.kernel.shell_loop import owed_marker
 from arbiter_core.kernel.state import Decision, GameState, Work
 from arbiter_core.variants.base import VARIANTS, Variant
+from arbiter_core.views.legal import legal_actions
 from arbiter_runtime.bots import RandomBot
 from arbiter_runtime.decks import deck_for_seat
 from arbiter_runtime.play import team_names, waiting_players
@@ -208,3 +209,61 @@ def test_a_player_who_concedes_during_the_mulligans_owes_nothing() -> None:
     run(s, ChooseOption(player=third, option="keep"))
     assert s.markers[1].holder == second and not s.game_over
     assert s.markers[1].pending == Work("turn_based_actions")
+
+
+def _leyline_2hg() -> GameState:
+    s = empty_state()
+    run(s, StartGame(game_id="g", variant="two_headed_giant", seed=1, players=[
+        PlayerSetup(name=n, team=n[0], deck=["Leyline of Sanctity"] * 20)
+        for n in ("A1", "A2", "B1", "B2")]))
+    return s
+
+
+def test_the_starting_team_chooses_who_takes_opening_hand_actions_first() -> None:
+    """103.6c, 805.3b: with shared team turns the starting team's players act in the
+    order the team likes: the team is asked who acts next (a teammate may answer, 805.2;
+    the other team may not), the answer is recorded, and that player is asked; the bots'
+    answers are the listed ones, so their seeded generator picks the order."""
+    s = _leyline_2hg()
+    d = s.markers[1].pending
+    assert isinstance(d, Decision) and d.kind == "opening_hand_order"
+    assert (d.player, d.choices) == ("A1", ("A1", "A2"))
+    assert {a.option for a in legal_actions(s, "A1") if isinstance(a, ChooseOption)} == {
+        "A1", "A2"}
+    picks = {RandomBot(seed).choose(s, "A1") for seed in range(20)}
+    assert {p.option for p in picks if isinstance(p, ChooseOption)} == {"A1", "A2"}
+    for wrong in (ChooseOption(player="B1", option="A1"),
+                  ChooseOption(player="A2", option="B1")):
+        with pytest.raises(RuleViolation):
+            run(s, wrong)
+    events = run(s, ChooseOption(player="A2", option="A2"))
+    assert [e.type for e in events][:1] == ["OpeningHandOrderChosen"]
+    d = s.markers[1].pending
+    assert isinstance(d, Decision) and (d.kind, d.player) == ("opening_hand", "A2")
+    run(s, ChooseObjects(player="A2", choices=[d.options[0]]))
+    d = s.markers[1].pending  # A1 is the last of the team: asked without a choice of order
+    assert isinstance(d, Decision) and (d.kind, d.player) == ("opening_hand", "A1")
+    run(s, ChooseObjects(player="A1", choices=[]))
+    d = s.markers[1].pending  # the other team in turn order
+    assert isinstance(d, Decision) and (d.kind, d.player) == ("opening_hand", "B1")
+
+
+def test_a_teammate_who_leaves_while_the_team_chooses_is_not_chosen() -> None:
+    """800.4a: a player who leaves owes nothing; the team chooses among those still in
+    the game, and when the player asked leaves, the team is asked again."""
+    s = empty_state()
+    run(s, StartGame(game_id="g", variant="team_vs_team", seed=1, shared_team_turns=True,
+                     players=[PlayerSetup(name=n, team=n[0],
+                                          deck=["Leyline of Sanctity"] * 20)
+                              for n in ("A1", "A2", "A3", "B1", "B2", "B3")]))
+    d = s.markers[1].pending
+    assert isinstance(d, Decision) and d.kind == "opening_hand_order"
+    asked, *others = d.choices
+    run(s, Concede(player=others[0]))
+    assert {a.option for a in legal_actions(s, asked)
+            if isinstance(a, ChooseOption)} == {asked, others[1]}
+    with pytest.raises(RuleViolation):
+        run(s, ChooseOption(player=asked, option=others[0]))
+    run(s, Concede(player=asked))
+    d = s.markers[1].pending  # one player of the team left to act: asked directly
+    assert isinstance(d, Decision) and (d.kind, d.player) == ("opening_hand", others[1])

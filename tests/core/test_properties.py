@@ -31,6 +31,7 @@ import os
 import random
 import subprocess
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -42,6 +43,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from arbiter_core.game.mulligan import CardsPutOnBottom, MulliganTaken
 from arbiter_core.kernel.commands import (
     AssignCombatDamage,
     CastSpell,
@@ -60,10 +62,10 @@ from arbiter_core.kernel.commands import (
 from arbiter_core.kernel.decide import decide
 from arbiter_core.kernel.errors import ArbiterError, GameOver, InvalidCommand, RuleViolation
 from arbiter_core.kernel.events import Event
-from arbiter_core.kernel.evolve import empty_state, evolve, replay
+from arbiter_core.kernel.evolve import apply, empty_state, evolve, replay
 from arbiter_core.kernel.hashing import state_hash
 from arbiter_core.kernel.rules_index import is_rule
-from arbiter_core.kernel.shell_loop import owed_work
+from arbiter_core.kernel.shell_loop import owed_marker, owed_work
 from arbiter_core.kernel.state import Decision, GameState, Priority
 from arbiter_core.layers.characteristics import definition
 from arbiter_core.views.legal import legal_actions
@@ -127,6 +129,61 @@ def test_game_mix() -> None:
         ("planechase:base=grand_melee", 8), ("vanguard", 3), ("archenemy", 4)}
     fresh = [i for i, _ in enumerate(GAMES) if i % FRESH_PROCESS_EVERY == 0]
     assert len(fresh) >= 20
+
+
+def opening_events(index: int, game: Game) -> Iterator[tuple[GameState, Event]]:
+    """The events of a property game (the same start, bots and seeds as
+    `play_checked`) up to its first turn's beginning: the mulligan procedure."""
+    variant, players, seed = game
+    s = empty_state()
+    bots = bots_for(players, seed)
+    command: Command = start_command(f"prop-{index:03d}-{players}p-{seed}", variant,
+                                     players, seed)
+    while not s.game_over:
+        for e in decide(s, command):
+            apply(s, e)
+            yield s, e
+            if e.type == "TurnBegan":
+                return
+        marker = owed_marker(s)
+        if marker is not None:
+            command = RunEngineWork(marker=marker)
+            continue
+        player = waiting_players(s)[0]
+        choice = bots[player].choose(s, player)
+        assert choice is not None, f"game {index}: {player} has nothing to do"
+        command = choice
+
+
+def test_the_property_games_mulligan() -> None:
+    """The issue's "players mulligan (some twice), with the free first mulligan in
+    multiplayer", over the games the playouts check (they run with mulligans on): at
+    least two players take two mulligans or more; in a multiplayer game each player's
+    first mulligan is free (103.5c: nothing to the bottom) and some are taken; in a
+    two-player game the n-th mulligan puts n cards on the bottom (103.5); the cards put
+    on the bottom are the number the mulligan said; every hand is kept before the first
+    turn begins."""
+    taken: Counter[tuple[int, str]] = Counter()
+    free_first = 0
+    for index, game in enumerate(GAMES):
+        free = game[1] > 2 or game[0] == "brawl"  # 103.5c: multiplayer, and Brawl
+        owed: dict[str, int] = {}
+        for s, e in opening_events(index, game):
+            if isinstance(e, MulliganTaken):
+                taken[(index, e.player)] += 1
+                n = taken[(index, e.player)]
+                assert e.bottom == (n - 1 if free else n), (game, e)
+                free_first += free and n == 1 and e.rule == "103.5c"
+                owed[e.player] = e.bottom
+            elif isinstance(e, CardsPutOnBottom):
+                assert len(e.cards) == owed.pop(e.player), (game, e)
+            elif e.type == "TurnBegan":
+                assert all(p.kept or p.left for p in s.players.values()), game
+                assert not {p for p, n in owed.items() if n}, game
+    twice = sorted(k for k, n in taken.items() if n >= 2)
+    assert len(twice) >= 2, f"players who took two mulligans or more: {twice}"
+    assert free_first >= 2, "no free first mulligan in the multiplayer games"
+    assert any(GAMES[i][1] == 2 and GAMES[i][0] == "two_player" for i, _ in taken)
 
 
 # ------------------------------------------------------------------ invariants
@@ -317,21 +374,30 @@ class Playout:
             raise self.fail(f"replica at {self.replica.version}", command)
 
 
-def _start(session: GameSession, variant: str, players: int, seed: int) -> Playout:
+def start_command(game_id: str, variant: str, players: int, seed: int) -> StartGame:
+    """The game as `arbiter play` starts it (seeded seats, starting player, mulligans)."""
     names = [f"P{i + 1}" for i in range(players)]
     name, _, raw = variant.partition(":")
     options = dict(kv.split("=") for kv in raw.split(",")) if raw else {}
     base = options.get("base")
     teams = team_names(name, players, base)
-    play = Playout(session.game_id, session, seed)
-    play.execute(StartGame(
-        game_id=session.game_id, variant=name, seed=seed, random_seating=True,
+    return StartGame(
+        game_id=game_id, variant=name, seed=seed, random_seating=True,
         random_start=True, mulligans=True, order_triggers=True,  # as `arbiter play`
         range_of_influence=int(options["range"]) if "range" in options else None,
         attack=options.get("attack"), base_variant=base,
         players=[seat_setup(name, i, n, teams[i], None).model_copy(
                      update=supplements(name, players, i, base))
-                 for i, n in enumerate(names)]))
+                 for i, n in enumerate(names)])
+
+
+def bots_for(players: int, seed: int) -> dict[str, RandomBot]:
+    return {f"P{i + 1}": RandomBot(seed * 1000 + i) for i in range(players)}  # as play.py
+
+
+def _start(session: GameSession, variant: str, players: int, seed: int) -> Playout:
+    play = Playout(session.game_id, session, seed)
+    play.execute(start_command(session.game_id, variant, players, seed))
     return play
 
 
@@ -339,7 +405,7 @@ def play_checked(store: EventStore, game_id: str, variant: str, players: int,
                  seed: int) -> Playout:
     """Play one bot game to its end (or a cap), checking invariants all the way."""
     play = _start(GameSession(store, game_id), variant, players, seed)
-    bots = {f"P{i + 1}": RandomBot(seed * 1000 + i) for i in range(players)}  # as play.py
+    bots = bots_for(players, seed)
     sampler = random.Random(f"probe:{game_id}:{seed}")
     in_a_row = 0
     first = True

@@ -50,7 +50,9 @@ def security(**changes: object) -> GatewaySettings:
         "gateway_secret": SECRET.decode(), "seed_secret": SEED_SECRET,
         "judges": f"{judge.name}={hash_password(judge.password, n=_HASH_N)}",
         "organisers": f"{org.name}={hash_password(org.password, n=_HASH_N)}",
-        "commands_per_second": 1000, "logins_per_minute": 10_000, **changes})
+        "commands_per_second": 1000, "logins_per_minute": 10_000,
+        # one organiser creates every game of a test (as the Tansu cluster's tests do)
+        "create_per_minute": 10_000, **changes})
 
 
 @dataclass

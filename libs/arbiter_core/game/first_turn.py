@@ -5,7 +5,10 @@ draw step skipped where 103.8a-b say (the variant's `first_player_skips_draw`).
 
 Also the order in which players act before the first turn: the starting player, then
 each other player in turn order (103.5, 103.6); with shared team turns each player of the
-starting team, then each player of each other team in turn order (103.5d, 103.6c).
+starting team, then each player of each other team in turn order (103.5d, 103.6c). The
+starting team may take its turns in another order: the mulligan declarations let a
+teammate answer first (805.3a, `mulligan`), and the opening-hand actions ask the team
+who acts next (805.3b, `opening_hand`).
 """
 
 from __future__ import annotations

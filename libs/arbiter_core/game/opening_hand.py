@@ -2,9 +2,14 @@
 
 - 103.6: once the mulligans are done (or the hands kept), the starting player may take
   the actions their opening-hand cards allow, then each other player in turn order; with
-  shared team turns the starting team first (103.6c, `first_turn.starting_order`). Each
-  player with such a card answers an `opening_hand` decision: the cards (options) they
-  take the action with, any number of them, none included.
+  shared team turns the starting team first (103.6c, 805.3b, `first_turn.starting_order`).
+  Each player with such a card answers an `opening_hand` decision: the cards (options)
+  they take the action with, any number of them, none included.
+- 103.6c, 805.3b: the starting team's players act in whatever order that team likes.
+  While two or more of them are still to act, the team (any of its players, 805.2)
+  answers an `opening_hand_order` decision: the player who acts next (choices, in the
+  order of `first_turn.starting_order`), recorded as `OpeningHandOrderChosen`; that
+  player is then asked. The other teams' players act in turn order.
 - 103.6a: "If ~ is in your opening hand, you may begin the game with it on the
   battlefield" (`BeginOnBattlefield`): the chosen cards are put onto the battlefield.
 - 103.6b: "You may reveal this card from your opening hand. If you do, at the beginning
@@ -38,9 +43,10 @@ from arbiter_core.cards.render_words import Context
 from arbiter_core.effects import life
 from arbiter_core.game.first_turn import OPENING_HAND_ACTIONS, begin_first_turn
 from arbiter_core.kernel import events as ev
-from arbiter_core.kernel.commands import ChooseObjects, PlayerCommand
+from arbiter_core.kernel.commands import ChooseObjects, ChooseOption, PlayerCommand
 from arbiter_core.kernel.decisions import check_choices, decision
 from arbiter_core.kernel.edits import set_player
+from arbiter_core.kernel.errors import RuleViolation
 from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.explain import Namer, explains, objs
 from arbiter_core.kernel.state import Decision, GameState, Marker, StackItem, Step
@@ -60,6 +66,14 @@ class OpeningHandActionsTaken(ev.EventBase):
     type: Literal["OpeningHandActionsTaken"] = "OpeningHandActionsTaken"
     player: str
     cards: list[int]
+
+
+class OpeningHandOrderChosen(ev.EventBase):
+    """The starting team chose which of its players takes opening-hand actions next
+    (103.6c, 805.3b)."""
+
+    type: Literal["OpeningHandOrderChosen"] = "OpeningHandOrderChosen"
+    player: str
 
 
 class OpeningRevealTriggered(ev.EventBase):
@@ -83,23 +97,39 @@ def _begins_on_battlefield(s: GameState, oid: int) -> bool:
     return _action(s, oid) is BeginOnBattlefield
 
 
+def _has_action(s: GameState, player: str) -> list[int]:
+    """The cards of `player`'s hand with an opening-hand action, if still to act."""
+    if s.players[player].opening_done:
+        return []
+    return [oid for oid in s.zone(player, "hand") if _action(s, oid) is not None]
+
+
 def _ask(t: Txn, first: str, order: list[str]) -> bool:
-    """The next player in the order of 103.6 with an opening-hand card is asked."""
+    """The next player in the order of 103.6 with an opening-hand card is asked; with
+    shared team turns, while two or more of the starting team's players are still to
+    act, the team first chooses who acts next (103.6c, 805.3b)."""
     s = t.s
-    for player in order:
-        if s.players[player].opening_done:
-            continue
-        cards = [oid for oid in s.zone(player, "hand") if _action(s, oid) is not None]
-        if not cards:
-            continue
-        if MARKER not in s.markers:
-            t.emit(ev.MarkerPlaced(marker=MARKER, holder=first, turn=1,
-                                   step=Step.UNTAP.value, waiting=True, rule="103.6"))
-        t.emit(ev.DecisionRequested(marker=MARKER, kind="opening_hand", player=player,
-                                    options=cards, count=len(cards), min_count=0,
-                                    rule="103.6"))
-        return True
-    return False
+    waiting = [p for p in order if _has_action(s, p)]
+    if not waiting:
+        return False
+    if MARKER not in s.markers:
+        t.emit(ev.MarkerPlaced(marker=MARKER, holder=first, turn=1,
+                               step=Step.UNTAP.value, waiting=True, rule="103.6"))
+    team = s.players[first].team
+    choosers = [p for p in waiting if s.shared_team_turns and s.players[p].team == team]
+    if len(choosers) > 1:
+        t.emit(ev.DecisionRequested(marker=MARKER, kind="opening_hand_order",
+                                    player=choosers[0], choices=choosers, rule="103.6c"))
+    else:
+        _request(t, waiting[0])
+    return True
+
+
+def _request(t: Txn, player: str) -> None:
+    cards = _has_action(t.s, player)
+    t.emit(ev.DecisionRequested(marker=MARKER, kind="opening_hand", player=player,
+                                options=cards, count=len(cards), min_count=0,
+                                rule="103.6"))
 
 
 OPENING_HAND_ACTIONS.add("all", _ask)
@@ -110,6 +140,27 @@ def _answers(s: GameState, m: Marker, d: Decision) -> list[PlayerCommand]:
                for c in combinations(d.options, n))
     return [ChooseObjects(player=d.player, choices=c, marker=m.number)
             for c in islice(subsets, _ANSWERS)]
+
+
+def _order_answers(s: GameState, m: Marker, d: Decision) -> list[PlayerCommand]:
+    return [ChooseOption(player=d.player, option=p, marker=m.number) for p in d.choices
+            if not s.players[p].left]
+
+
+def _order_on_leave(t: Txn, m: Marker, d: Decision, player: str) -> bool:
+    """A player who leaves owes nothing more (800.4a): the others are asked again."""
+    begin_first_turn(t, m.holder)
+    return True
+
+
+@decision("opening_hand_order", ChooseOption, _order_answers, team_answers=True,
+          on_leave=_order_on_leave)
+def _order(t: Txn, m: Marker, d: Decision, cmd: ChooseOption) -> None:
+    """The team names the player who acts next (103.6c, 805.3b); that player is asked."""
+    if cmd.option not in d.choices or t.s.players[cmd.option].left:
+        raise RuleViolation("103.6c", "choose a player of the team still to act")
+    t.emit(OpeningHandOrderChosen(player=cmd.option, rule="103.6c"))
+    _request(t, cmd.option)
 
 
 @decision("opening_hand", ChooseObjects, _answers)
@@ -176,6 +227,11 @@ def _taken(s: GameState, e: OpeningHandActionsTaken) -> None:
                revealed=(*s.players[e.player].revealed, *revealed))
 
 
+@applies(OpeningHandOrderChosen)
+def _order_chosen(s: GameState, e: OpeningHandOrderChosen) -> None:
+    """Nothing to record beyond the event: the chosen player's decision follows it."""
+
+
 @applies(OpeningRevealTriggered)
 def _reveal_triggered(s: GameState, e: OpeningRevealTriggered) -> None:
     set_player(s, e.player, revealed=())
@@ -185,6 +241,12 @@ def _reveal_triggered(s: GameState, e: OpeningRevealTriggered) -> None:
 def _explain_reveal_triggered(before: GameState, e: OpeningRevealTriggered,
                               name: Namer) -> str:
     return f"the cards {e.player} revealed from their opening hand trigger"
+
+
+@explains(OpeningHandOrderChosen)
+def _explain_order_chosen(before: GameState, e: OpeningHandOrderChosen,
+                          name: Namer) -> str:
+    return f"{e.player}'s team chooses that {e.player} takes opening-hand actions next"
 
 
 @explains(OpeningHandActionsTaken)

@@ -58,6 +58,7 @@ DecisionKind = Literal[
     "mulligan_bottom",  # 103.5: the cards (options) put on the bottom after a mulligan
     "order_triggers",  # 603.3b: the order of a player's waiting triggers (options: indexes)
     "opening_hand",  # 103.6: the opening-hand cards (options) a player takes actions with
+    "opening_hand_order",  # 103.6c, 805.3b: the starting team's player (choices) who acts next
     "put_attacking",  # 508.4: a card (options) put onto the battlefield attacking, or none
     "commander_zone",  # 903.9a-b: a commander (options) to the command zone: "yes" / "no"
 ]

@@ -146,6 +146,10 @@ class CheckResult:
     cards: int  # cards in the deck: the Commander and Deck sections (903.5a counts both)
     deck: tuple[str, ...] = field(default=())  # the Deck section by Oracle name, one a copy
     commander: tuple[str, ...] = field(default=())  # the Commander section (903.3)
+    # the supplementary sections: planar deck (901.3), scheme deck (904.3), vanguard (902.3)
+    planar_deck: tuple[str, ...] = field(default=())
+    scheme_deck: tuple[str, ...] = field(default=())
+    vanguard: tuple[str, ...] = field(default=())
 
     @property
     def legal(self) -> bool:

@@ -97,7 +97,7 @@ class DecisionRequested(EventBase):
         "search", "choose_color", "choose_team_member", "proliferate", "redistribute",
         "choose_opponent", "choose_card", "pay_or_not", "choose_active_player", "you_may",
         "choose_targets", "choose_copy", "mulligan", "mulligan_bottom",
-        "order_triggers", "opening_hand",
+        "order_triggers", "opening_hand", "opening_hand_order",
         "commander_zone", "put_attacking",
     ]
     player: str
