@@ -100,6 +100,7 @@ TRIGGER_PHRASES: dict[TriggerEvent, str] = {
     "opponent_casts_spell": "Whenever an opponent casts a spell",
     "your_end_step": "At the beginning of your end step",
     "attacks_opponent": "Whenever {name} attacks an opponent",
+    "creature_you_control_attacks_alone": "Whenever a creature you control attacks alone",
 }
 
 # Reminder text the Oracle prints after an effect (CR 207.2a).

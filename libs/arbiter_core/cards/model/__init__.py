@@ -39,6 +39,12 @@ from arbiter_core.cards.model.base import (
     TargetRef,
     TargetSpec,
 )
+from arbiter_core.cards.model.commanders import (
+    DamageEqualToSacrificed,
+    DoubleDamageToOpponents,
+    PreventHalfDamageToYou,
+    ThatCreatureGains,
+)
 from arbiter_core.cards.model.counters_life import (
     AllCreaturesHaveKeyword,
     AttackIfAble,
@@ -136,12 +142,14 @@ __all__ = [
     "CreateTokenForThatController",
     "CreateTokens",
     "CyclingAbility",
+    "DamageEqualToSacrificed",
     "DataModel",
     "DealDamage",
     "Destroy",
     "DestroyUnlessAttacked",
     "Detain",
     "Discard",
+    "DoubleDamageToOpponents",
     "DoubleLife",
     "DrawCards",
     "Effect",
@@ -179,6 +187,7 @@ __all__ = [
     "PerCardInChosenPlayersHand",
     "PlayerRef",
     "PreventCombatDamage",
+    "PreventHalfDamageToYou",
     "Proliferate",
     "PutCounterOnEachCreature",
     "PutOntoBattlefieldAttacking",
@@ -198,6 +207,7 @@ __all__ = [
     "TargetKind",
     "TargetRef",
     "TargetSpec",
+    "ThatCreatureGains",
     "TokenSpec",
     "TriggerEvent",
     "TriggeredAbility",
