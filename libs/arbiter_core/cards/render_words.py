@@ -61,6 +61,10 @@ TARGET_NOUNS: dict[TargetKind, tuple[str, str]] = {
         "creature card from your graveyard",
         "creature cards from your graveyard",
     ),
+    "goblin_card_in_your_graveyard": (
+        "Goblin card from your graveyard",
+        "Goblin cards from your graveyard",
+    ),
     "opponent": ("opponent", "opponents"),
     "creature_an_opponent_controls": (
         "creature an opponent controls",
@@ -81,6 +85,7 @@ TARGET_REFERENCE_NOUNS: dict[TargetKind, str] = {
     "spell": "spell",
     "artifact_or_enchantment": "permanent",
     "creature_card_in_your_graveyard": "card",
+    "goblin_card_in_your_graveyard": "card",
     "opponent": "player",
     "creature_an_opponent_controls": "creature",
     "creature_planeswalker_or_player": "permanent or player",
