@@ -179,6 +179,8 @@ def cost_text(cost: Cost) -> str:
     parts = [mana_symbols(cost.mana)] if cost.mana else []
     if cost.tap:
         parts.append("{T}")
+    if cost.sacrifice:
+        parts.append(f"Sacrifice {indefinite_article(cost.sacrifice)} {cost.sacrifice}")
     if cost.pay_half_life:
         parts.append("Pay half your life, rounded up")  # CR 119.4
     return ", ".join(parts)

@@ -60,6 +60,8 @@ DecisionKind = Literal[
     "opening_hand",  # 103.6: the opening-hand cards (options) a player takes actions with
     "put_attacking",  # 508.4: a card (options) put onto the battlefield attacking, or none
     "commander_zone",  # 903.9a-b: a commander (options) to the command zone: "yes" / "no"
+    "sacrifice_cost",  # 118.3: the permanent (options) sacrificed to pay a cost
+    "replacement_order",  # 616.1: which replacement effect (choices) applies first
 ]
 
 

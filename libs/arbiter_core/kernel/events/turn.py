@@ -98,7 +98,7 @@ class DecisionRequested(EventBase):
         "choose_opponent", "choose_card", "pay_or_not", "choose_active_player", "you_may",
         "choose_targets", "choose_copy", "mulligan", "mulligan_bottom",
         "order_triggers", "opening_hand",
-        "commander_zone", "put_attacking",
+        "commander_zone", "put_attacking", "sacrifice_cost", "replacement_order",
     ]
     player: str
     options: list[int] = Field(default_factory=list)
