@@ -22,13 +22,12 @@ from arbiter_core.cards.model import ActivatedAbility, Cost, DamageEqualToSacrif
 from arbiter_core.cards.pool import add_card
 from arbiter_core.cards.render_effects import wording
 from arbiter_core.cards.render_words import Context
-from arbiter_core.effects.damage import deal_damage
+from arbiter_core.effects.damage import deal_to_each
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.commands import ChooseObjects, PlayerCommand
 from arbiter_core.kernel.decisions import check_choices, decision
 from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.explain import Namer, explains
-from arbiter_core.kernel.refs import PlayerRef
 from arbiter_core.kernel.state import Decision, GameState, Marker, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import definition
@@ -94,12 +93,7 @@ def _explain(before: GameState, e: CostSacrificed, name: Namer) -> str:
 def _damage(t: Txn, m: Marker, item: StackItem, eff: DamageEqualToSacrificed, legal: Legal,
             index: int) -> bool:
     """Damage equal to the sacrificed permanent's mana value (608.2h) to the target."""
-    for x in group(legal, eff.to):
-        if isinstance(x, PlayerRef):
-            deal_damage(t, item, item.amount, player=x.player)
-        else:
-            deal_damage(t, item, item.amount, obj=x.obj)
-    return False
+    return deal_to_each(t, m, item, item.amount, list(group(legal, eff.to)), index)
 
 
 @wording(DamageEqualToSacrificed)

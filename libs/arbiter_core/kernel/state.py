@@ -113,7 +113,7 @@ class Player:
         return not self.left
 
 
-@shown_when_set("planeswalkers", "removed")
+@shown_when_set("planeswalkers", "removed", "replacement_orders")
 @dataclass(frozen=True, slots=True)
 class Combat:
     """Combat on one marker's turn (CR 506). `attacks` maps attacker -> defending player;
@@ -137,6 +137,9 @@ class Combat:
     # creatures removed from combat (506.4): blockers here block no longer, though the
     # creatures they blocked stay blocked (509.1h)
     removed: tuple[int, ...] = field(default=(), repr=False)
+    # 616.1: the order of damage replacement effects chosen for this damage step's
+    # damage, (source, recipient, effect applied next) in the order chosen
+    replacement_orders: tuple[tuple[int, str, str], ...] = field(default=(), repr=False)
 
     def attacker_ids(self) -> list[int]:
         return [a for a, _ in self.attacks]
