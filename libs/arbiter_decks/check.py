@@ -74,9 +74,13 @@ def check_deck(deck: DeckList, rules: Sequence[DeckRule], players: int = 2,
     library = tuple(r.label for r in resolved.section(Section.DECK)
                     for _ in range(r.entry.count))
     commander = tuple(r.label for r in resolved.section(Section.COMMANDER))
+    # the sideboard cards the engine can play (an unimplemented one can't come in)
+    sideboard = tuple(r.label for r in resolved.section(Section.SIDEBOARD)
+                      if r.card is not None and r.card.implemented
+                      for _ in range(r.entry.count))
     return CheckResult(violations=violations,
                        cards=resolved.count(Section.COMMANDER, Section.DECK), deck=library,
-                       commander=commander)
+                       commander=commander, sideboard=sideboard)
 
 
 def check_text(text: str | bytes, variant: str, players: int = 2,
@@ -99,6 +103,12 @@ def playable_deck(text: str | bytes, variant: str, players: int, who: str) -> li
     return list(result.deck)
 
 
+def playable_sideboard(text: str | bytes, variant: str, players: int) -> list[str]:
+    """The Sideboard section as the engine's card names, one a copy: the cards outside
+    the game an effect may bring in (400.11a); none in Commander (903.5e)."""
+    return list(check_text(text, variant, players).sideboard)
+
+
 def with_deck_lists(start: StartGame, lists: Mapping[str, str]) -> StartGame:
     """The StartGame with each listed seat's deck read from its deck list (the gateway's
     game creation). Raises ValueError (DeckListError, DeckRejected, UnknownVariant) with
@@ -119,6 +129,9 @@ def with_deck_lists(start: StartGame, lists: Mapping[str, str]) -> StartGame:
         except DeckListError as e:
             raise ValueError(f"{p.name}: {e}") from None
         update: dict[str, object] = {"deck": deck}
+        sideboard = playable_sideboard(lists[p.name], start.variant, len(names))
+        if sideboard:  # 400.11a: outside the game
+            update["sideboard"] = sideboard
         if get_variant(start.variant).commander_deck:  # 903.6: the commander, then the rest
             update = {"commander": deck[0], "deck": deck[1:]}
         players.append(p.model_copy(update=update))

@@ -95,8 +95,10 @@ def play_bot_game(store: EventStore, game_id: str, players: int, seed: int,
                   attack: Literal["left", "right", "multiple", "any"] | None = None,
                   range_of_influence: int | None = None,
                   decks: dict[str, list[str]] | None = None,
-                  base: str | None = None) -> GameSummary:
-    """`decks`: a seat's own deck (checked deck lists); other seats get the bot decks.
+                  base: str | None = None,
+                  sideboards: dict[str, list[str]] | None = None) -> GameSummary:
+    """`decks`: a seat's own deck (checked deck lists); other seats get the bot decks;
+    `sideboards`: an own list's sideboard (cards outside the game, 400.11a).
     `base`: a casual variant's base variant (Planechase over Two-Headed Giant, 901.12)."""
     names = [f"P{i + 1}" for i in range(players)]
     own = decks or {}
@@ -108,7 +110,9 @@ def play_bot_game(store: EventStore, game_id: str, players: int, seed: int,
         range_of_influence=range_of_influence, random_start=True, mulligans=True,
         order_triggers=True,
         players=[seat_setup(variant, i, n, teams[i], own.get(n)).model_copy(
-                     update=supplements(variant, players, i, base))
+                     update={**supplements(variant, players, i, base),
+                             **({"sideboard": (sideboards or {})[n]}
+                                if (sideboards or {}).get(n) else {})})
                  for i, n in enumerate(names)]))
     bots = {n: RandomBot(seed * 1000 + i) for i, n in enumerate(names)}
     actions = 0

@@ -14,7 +14,13 @@ from pathlib import Path
 
 import typer
 
-from arbiter_decks.check import DeckRejected, UnknownVariant, check_text, playable_deck
+from arbiter_decks.check import (
+    DeckRejected,
+    UnknownVariant,
+    check_text,
+    playable_deck,
+    playable_sideboard,
+)
 from arbiter_decks.parser import MAX_BYTES, DeckListError
 
 
@@ -81,4 +87,16 @@ def seat_decks(specs: list[str], seats: list[str], variant: str) -> dict[str, li
             raise ValueError(f"{seat}: {file}: {e}") from None
         except (DeckFileError, UnknownVariant) as e:
             raise ValueError(f"{seat}: {e}") from None
+    return out
+
+
+def seat_sideboards(specs: list[str], seats: list[str], variant: str) -> dict[str, list[str]]:
+    """Each `SEAT=FILE` list's Sideboard section (cards outside the game, 400.11a), for
+    the seats whose lists have one; call after `seat_decks` accepted the lists."""
+    out: dict[str, list[str]] = {}
+    for spec in specs:
+        seat, _, file = spec.partition("=")
+        sideboard = playable_sideboard(read_file(Path(file)), variant, len(seats))
+        if sideboard:
+            out[seat] = sideboard
     return out

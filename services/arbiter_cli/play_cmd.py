@@ -29,6 +29,14 @@ def _seat_decks(specs: list[str], players: int, variant: str) -> dict[str, list[
     return deck_cmd.seat_decks(specs, seat_names(players), variant)
 
 
+def _seat_sideboards(specs: list[str], players: int, variant: str) -> dict[str, list[str]]:
+    if not specs:
+        return {}
+    from arbiter_cli import deck_cmd
+
+    return deck_cmd.seat_sideboards(specs, seat_names(players), variant)
+
+
 def run(players: int, seed: int, variant: str, db: str, game_id: str | None,
         attack: str | None = None, range_of_influence: int | None = None,
         decks: list[str] | None = None, base: str | None = None) -> int:
@@ -40,6 +48,7 @@ def run(players: int, seed: int, variant: str, db: str, game_id: str | None,
         gid = check_game_id(game_id or f"{variant}-{players}p-seed{seed}",
                             "the game id (from --variant)")
         own = _seat_decks(decks or [], players, variant)
+        sideboards = _seat_sideboards(decks or [], players, variant)
     except ValueError as e:  # InputError, or a deck list that cannot be used
         console.print(f"[red]{escape(str(e))}[/red]")
         return 2
@@ -60,7 +69,7 @@ def run(players: int, seed: int, variant: str, db: str, game_id: str | None,
             gid = f"{gid}-run{n}"  # the store is append-only: a replay of the seed is new
         try:
             summary = _play(store, console, gid, players, seed, variant, attack,
-                            range_of_influence, own, base)
+                            range_of_influence, own, base, sideboards)
         except ArbiterError as e:
             console.print(f"[red]rejected: {escape(str(e))}[/red]")
             return 2
@@ -81,7 +90,8 @@ def run(players: int, seed: int, variant: str, db: str, game_id: str | None,
 
 def _play(store: EventStore, console: Console, gid: str, players: int, seed: int,
           variant: str, attack: str | None, range_of_influence: int | None,
-          decks: dict[str, list[str]], base: str | None = None) -> GameSummary:
+          decks: dict[str, list[str]], base: str | None = None,
+          sideboards: dict[str, list[str]] | None = None) -> GameSummary:
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(),
                   TextColumn("{task.fields[info]}"), TimeElapsedColumn(),
                   console=console, transient=True) as progress:
@@ -96,4 +106,4 @@ def _play(store: EventStore, console: Console, gid: str, players: int, seed: int
         return play_bot_game(store, gid, players, seed, variant, progress=show,
                              attack=attack,  # type: ignore[arg-type]
                              range_of_influence=range_of_influence, decks=decks,
-                             base=base)
+                             base=base, sideboards=sideboards)

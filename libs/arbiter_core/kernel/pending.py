@@ -62,6 +62,7 @@ DecisionKind = Literal[
     "commander_zone",  # 903.9a-b: a commander (options) to the command zone: "yes" / "no"
     "sacrifice_cost",  # 118.3: the permanent (options) sacrificed to pay a cost
     "replacement_order",  # 616.1: which replacement effect (choices) applies first
+    "outside_card",  # 400.11b: a card (choices: names) from outside the game, or "none"
 ]
 
 

@@ -80,7 +80,7 @@ class Obj:
 
 
 @shown_when_set("mulligans", "kept", "declared_mulligan", "to_bottom", "opening_done",
-                "revealed")
+                "revealed", "outside")
 @dataclass(frozen=True, slots=True)
 class Player:
     """A player (CR 102). `left` means left the game (CR 800.4a); `lost`/`won`/`drew`
@@ -107,6 +107,8 @@ class Player:
     to_bottom: int = field(default=0, repr=False)
     opening_done: bool = field(default=False, repr=False)  # 103.6: actions taken or not
     revealed: tuple[int, ...] = field(default=(), repr=False)  # 103.6b: cards (by number)
+    # the names of the cards this player owns outside the game (400.11a: a sideboard)
+    outside: tuple[str, ...] = field(default=(), repr=False)
 
     @property
     def in_game(self) -> bool:

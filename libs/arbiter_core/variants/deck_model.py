@@ -146,6 +146,8 @@ class CheckResult:
     cards: int  # cards in the deck: the Commander and Deck sections (903.5a counts both)
     deck: tuple[str, ...] = field(default=())  # the Deck section by Oracle name, one a copy
     commander: tuple[str, ...] = field(default=())  # the Commander section (903.3)
+    # the Sideboard section, one a copy: cards outside the game (100.4, 400.11a)
+    sideboard: tuple[str, ...] = field(default=())
 
     @property
     def legal(self) -> bool:

@@ -40,8 +40,10 @@ from arbiter_core.cards.model.base import (
     TargetSpec,
 )
 from arbiter_core.cards.model.commanders import (
+    BringFromOutside,
     DamageEqualToSacrificed,
     DoubleDamageToOpponents,
+    ExileSelf,
     PreventHalfDamageToYou,
     ThatCreatureGains,
 )
@@ -128,6 +130,7 @@ __all__ = [
     "AttackIfAble",
     "BecomeCreature",
     "BeginOnBattlefield",
+    "BringFromOutside",
     "CantAttackOrBlock",
     "CantAttackYouIfChosenColorWithoutFlying",
     "CantGetPoison",
@@ -158,6 +161,7 @@ __all__ = [
     "EntersWithCounters",
     "EquipAbility",
     "ExchangeLifeTotals",
+    "ExileSelf",
     "ExileUntilNextEndStep",
     "ExtraTurn",
     "GainControl",

@@ -14,8 +14,10 @@ from arbiter_core.cards.model.base import (
     TargetSpec,
 )
 from arbiter_core.cards.model.commanders import (
+    BringFromOutside,
     DamageEqualToSacrificed,
     DoubleDamageToOpponents,
+    ExileSelf,
     PreventHalfDamageToYou,
     ThatCreatureGains,
 )
@@ -159,6 +161,8 @@ Effect = (
     | DoubleDamageToOpponents
     | PreventHalfDamageToYou
     | DamageEqualToSacrificed
+    | BringFromOutside
+    | ExileSelf
 )
 
 # ---------------------------------------------------------------- costs

@@ -1,7 +1,8 @@
 """Effects of the reference pool's commanders (CR 903): Rafiq of the Many's and exalted's
 "that creature" (702.83a), Gisela, Blade of Goldnight's damage replacement and prevention
 (614.1a, 615.1a; `effects/damage_replacement.py`) and Bosh, Iron Golem's damage equal to
-a sacrificed artifact's mana value (118.3, 608.2h; `effects/sacrifice_cost.py`)."""
+a sacrificed artifact's mana value (118.3, 608.2h; `effects/sacrifice_cost.py`); and a
+Wish's card from outside the game (400.11, 903.11; `game/outside.py`)."""
 
 from __future__ import annotations
 
@@ -42,3 +43,18 @@ class DamageEqualToSacrificed(DataModel):
 
     kind: Literal["damage_equal_to_sacrificed"] = "damage_equal_to_sacrificed"
     to: TargetRef = 0
+
+
+class BringFromOutside(DataModel):
+    """"You may reveal a [type] card you own from outside the game and put it into your
+    hand." (400.11b; in Commander 903.11, 903.11a)."""
+
+    kind: Literal["bring_from_outside"] = "bring_from_outside"
+    card_types: tuple[str, ...]
+
+
+class ExileSelf(DataModel):
+    """"Exile [this card]." as the last instruction of an instant or sorcery: it goes to
+    exile instead of its owner's graveyard (608.2n)."""
+
+    kind: Literal["exile_self"] = "exile_self"

@@ -99,6 +99,7 @@ class DecisionRequested(EventBase):
         "choose_targets", "choose_copy", "mulligan", "mulligan_bottom",
         "order_triggers", "opening_hand",
         "commander_zone", "put_attacking", "sacrifice_cost", "replacement_order",
+        "outside_card",
     ]
     player: str
     options: list[int] = Field(default_factory=list)
