@@ -65,3 +65,12 @@ def test_903_11a_not_a_color_outside_the_commanders_identity() -> None:
     s = _commander_game()
     assert not commander_may_bring(s, "Alice", "Doom Blade")  # black
     assert not commander_may_bring(s, "Alice", "Wort, Boggart Auntie")  # black and red
+
+
+def test_replay_as_scenario_writes_the_cards_outside_the_game() -> None:
+    from arbiter_scenarios.export import export_scenario
+
+    data = export_scenario(_commander_game(), "outside").data
+    alice = next(p for p in data["players"] if p["name"] == "Alice")
+    assert alice["outside"] == ["Lightning Bolt", "Shock", "Doom Blade"]
+    assert "outside" not in next(p for p in data["players"] if p["name"] == "Bob")
