@@ -78,17 +78,20 @@ class OutsideCardsBarred(ev.EventBase):
 
 def _set_aside(t: Txn, cmd: StartGame | SetUpPosition) -> None:
     """Each player's cards outside the game, as the game starts or is set up."""
-    for p in cmd.players:
-        names = p.outside if isinstance(cmd, SetUpPosition) else p.sideboard
-        if not names or (isinstance(cmd, StartGame) and t.s.commander is not None):
-            continue  # 903.5e: Commander games use no sideboard
+    if isinstance(cmd, StartGame) and t.s.commander is not None:
+        return  # 903.5e: Commander games use no sideboard
+    given = ([(p.name, p.outside) for p in cmd.players] if isinstance(cmd, SetUpPosition)
+             else [(p.name, p.sideboard) for p in cmd.players])
+    for player, names in given:
+        if not names:
+            continue
         for name in names:
             try:
                 get_card(name)
             except KeyError:
-                raise InvalidCommand(f"players.{p.name}.outside",
+                raise InvalidCommand(f"players.{player}.outside",
                                      f"unknown card {name!r}") from None
-        t.emit(OutsideCardsSet(player=p.name, cards=list(names), rule="400.11a"))
+        t.emit(OutsideCardsSet(player=player, cards=list(names), rule="400.11a"))
 
 
 AT_SETUP.add("all", _set_aside)
