@@ -92,12 +92,16 @@ def check_deck(deck: DeckList, rules: Sequence[DeckRule], players: int = 2,
     def cards_of(section: Section) -> tuple[str, ...]:
         return tuple(r.label for r in resolved.section(section) for _ in range(r.entry.count))
 
+    # the sideboard cards the engine can play (an unimplemented one can't come in)
+    sideboard = tuple(r.label for r in resolved.section(Section.SIDEBOARD)
+                      if r.card is not None and r.card.implemented
+                      for _ in range(r.entry.count))
     return CheckResult(violations=violations,
                        cards=resolved.count(Section.COMMANDER, Section.DECK),
                        deck=cards_of(Section.DECK), commander=cards_of(Section.COMMANDER),
                        planar_deck=cards_of(Section.PLANAR),
                        scheme_deck=cards_of(Section.SCHEME),
-                       vanguard=cards_of(Section.VANGUARD))
+                       vanguard=cards_of(Section.VANGUARD), sideboard=sideboard)
 
 
 def check_text(text: str | bytes, variant: str, players: int = 2,
@@ -121,7 +125,7 @@ def playable_setup(text: str | bytes, variant: str, players: int,
     out: dict[str, Any] = {"deck": list(result.deck)}
     if get_variant(variant).commander_deck:
         out["commander"] = result.commander[0]
-    for key in ("planar_deck", "scheme_deck"):
+    for key in ("planar_deck", "scheme_deck", "sideboard"):  # sideboard: 400.11a
         if getattr(result, key):
             out[key] = list(getattr(result, key))
     if result.vanguard:

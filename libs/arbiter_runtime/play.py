@@ -90,9 +90,11 @@ def supplements(variant: str, players: int, seat: int, base: str | None = None
 
 
 def own_supplements(bots: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
-    """A seat's supplementary decks: its list's where it has them, else the bots'; a
-    scheme deck only for the archenemy seat (904.2a)."""
-    keep = ("planar_deck", "vanguard", *(("scheme_deck",) if bots.get("archenemy") else ()))
+    """A seat's supplementary decks and sideboard (cards outside the game, 400.11a): its
+    list's where it has them, else the bots'; a scheme deck only for the archenemy seat
+    (904.2a)."""
+    keep = ("planar_deck", "vanguard", "sideboard",
+            *(("scheme_deck",) if bots.get("archenemy") else ()))
     return {**bots, **{k: v for k, v in own.items() if k in keep}}
 
 

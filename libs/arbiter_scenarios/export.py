@@ -225,6 +225,8 @@ def export_scenario(s: GameState, name: str) -> Exported:
             spec["poison"] = pl.poison
         for zone, objs in layout[p].items():
             spec[zone] = _zone_list(_compress([_entry(o, refs, warnings) for o in objs]))
+        if pl.outside:  # 400.11a: the cards outside the game (the key `outside`)
+            spec["outside"] = list(pl.outside)
         spec.update(commander_players.get(p, {}))
         specs.append(spec)
     if s.attack_option != "multiple":

@@ -102,6 +102,8 @@ class PlayerSpec(_Model):
         default_factory=dict)
     vanguard: str | None = None
     archenemy: bool = False
+    # the cards this player owns outside the game (400.11a: a sideboard; a project key)
+    outside: list[str] = Field(default_factory=list)
     zone_order: tuple[str, ...] = ()  # zones in the order written (for Name#N)
 
     @field_validator(*ZONE_KEYS, mode="before")

@@ -130,7 +130,7 @@ def _setup(sc: Any) -> Run:
             players.append(PositionPlayer(
                 name=p.name, team=_team(sc, p), life=p.life, poison=p.poison, zones=zones,
                 commander=p.commander, commander_damage_taken=dict(p.commander_damage_taken),
-                vanguard=p.vanguard, archenemy=p.archenemy))
+                vanguard=p.vanguard, archenemy=p.archenemy, outside=list(p.outside)))
         # 903.3: a commander listed nowhere is made in the command zone after the rest
         setup_cards += [p.commander for p in sc.players
                         if p.commander and p.commander not in _listed(p)]
@@ -178,7 +178,8 @@ def _setup(sc: Any) -> Run:
                                  deck=[c.card for c in p.library], commander=p.commander,
                                  planar_deck=[c.card for c in p.planar_deck],
                                  scheme_deck=[c.card for c in p.scheme_deck],
-                                 vanguard=p.vanguard, archenemy=p.archenemy)
+                                 vanguard=p.vanguard, archenemy=p.archenemy,
+                                 sideboard=list(p.outside))
                      for p in sc.players],
             supervillain_rumble=bool(opts.get("supervillain_rumble", False)),
             planar_die_rolls_free=bool(opts.get("planar_die_rolls_free", False)),

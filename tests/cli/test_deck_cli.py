@@ -153,6 +153,10 @@ def test_play_with_deck_lists_uses_them_and_bot_decks_elsewhere(tmp_path: Path) 
     assert len(library) == 60 and library.count("Lightning Bolt") == 4
     assert "Act of Treason" not in library  # the sideboard stays out (103.2a)
     assert len(_library(db, "P1")) == 40  # a bot deck
+    with open_store(db) as store:  # 400.11a: the sideboard is outside the game
+        outside = {e.payload["player"]: e.payload["cards"] for e in store.read_all()
+                   if e.type == "OutsideCardsSet"}
+    assert outside == {"P2": ["Act of Treason"] * 3 + ["Flame Rift"] * 2}
 
 
 def test_play_refuses_an_illegal_list_with_its_violations(tmp_path: Path) -> None:

@@ -3,7 +3,7 @@
 
 Source: MTGJSON v5 set files (meta.version 5.2.0+20220425, date 2022-04-25) as committed in
     github.com/AUTRE04216/jsonSets (commit ca38aa761f36c5ac61bebfb6a6f37b6980c487de, one
-    <SET>.json per set at repo root). Also 48 cards listed in tools/extra_cards.txt,
+    <SET>.json per set at repo root). Also 49 cards listed in tools/extra_cards.txt,
     from MTGJSON v5.2.0+20220425 set files from
     github.com/AUTRE04216/jsonSets@ca38aa761f36c5ac61bebfb6a6f37b6980c487de (CMR.json
     missing)
@@ -2238,6 +2238,21 @@ FACTS: dict[str, CardFacts] = {
             "When you set this scheme in motion, destroy target creature an "
             "opponent controls. If a creature is destroyed this way, you gain life "
             "equal to its toughness."
+        ),
+        keywords=(),
+    ),
+    "Burning Wish": CardFacts(
+        name="Burning Wish",
+        mana_cost="{1}{R}",
+        colors=("R",),
+        supertypes=(),
+        types=("Sorcery",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "You may reveal a sorcery card you own from outside the game and put "
+            "it into your hand. Exile Burning Wish."
         ),
         keywords=(),
     ),

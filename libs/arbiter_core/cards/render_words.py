@@ -61,6 +61,10 @@ TARGET_NOUNS: dict[TargetKind, tuple[str, str]] = {
         "creature card from your graveyard",
         "creature cards from your graveyard",
     ),
+    "goblin_card_in_your_graveyard": (
+        "Goblin card from your graveyard",
+        "Goblin cards from your graveyard",
+    ),
     "opponent": ("opponent", "opponents"),
     "creature_an_opponent_controls": (
         "creature an opponent controls",
@@ -81,6 +85,7 @@ TARGET_REFERENCE_NOUNS: dict[TargetKind, str] = {
     "spell": "spell",
     "artifact_or_enchantment": "permanent",
     "creature_card_in_your_graveyard": "card",
+    "goblin_card_in_your_graveyard": "card",
     "opponent": "player",
     "creature_an_opponent_controls": "creature",
     "creature_planeswalker_or_player": "permanent or player",
@@ -100,6 +105,7 @@ TRIGGER_PHRASES: dict[TriggerEvent, str] = {
     "opponent_casts_spell": "Whenever an opponent casts a spell",
     "your_end_step": "At the beginning of your end step",
     "attacks_opponent": "Whenever {name} attacks an opponent",
+    "creature_you_control_attacks_alone": "Whenever a creature you control attacks alone",
 }
 
 # Reminder text the Oracle prints after an effect (CR 207.2a).
@@ -173,6 +179,8 @@ def cost_text(cost: Cost) -> str:
     parts = [mana_symbols(cost.mana)] if cost.mana else []
     if cost.tap:
         parts.append("{T}")
+    if cost.sacrifice:
+        parts.append(f"Sacrifice {indefinite_article(cost.sacrifice)} {cost.sacrifice}")
     if cost.pay_half_life:
         parts.append("Pay half your life, rounded up")  # CR 119.4
     return ", ".join(parts)

@@ -140,7 +140,8 @@ def _discard(effect: Discard, ctx: Context) -> str:
 def _return_to_hand(effect: ReturnToHand, ctx: Context) -> str:
     spec = ctx.targets[effect.what] if effect.what < len(ctx.targets) else None
     # A card in your graveyard is one you own (CR 400.3): it goes to your hand.
-    in_your_graveyard = spec is not None and spec.kind == "creature_card_in_your_graveyard"
+    in_your_graveyard = spec is not None and spec.kind in (
+        "creature_card_in_your_graveyard", "goblin_card_in_your_graveyard")
     hand = "your hand" if in_your_graveyard else "its owner's hand"
     return f"return {ctx.target(effect.what)} to {hand}."
 

@@ -20,6 +20,7 @@ from dataclasses import replace
 
 from arbiter_core.card_types import planeswalkers
 from arbiter_core.combat import banding
+from arbiter_core.effects import damage_replacement as replacement
 from arbiter_core.effects import life
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.edits import set_marker
@@ -134,13 +135,36 @@ def combat_damage(t: Txn, m: Marker) -> bool:
                                         player=who, options=mine, rule=_decision_rule(s, m,
                                                                                       who, mine)))
             return True
-    _deal(t, m, _amounts(s, m))
+    amounts = _amounts(s, m)
+    if _ask_order(t, m, amounts):
+        return True  # 616.1: an affected player orders the replacement effects first
+    _deal(t, m, amounts)
     if m.step == Step.FIRST_STRIKE_DAMAGE:
         dealt = [a for a in _on_battlefield(s, m.combat.attacker_ids())
                  if _deals_now(s, m, s.objects[a])] + [
             b for b in _on_battlefield(s, _blocker_ids(m)) if _deals_now(s, m, s.objects[b])]
         t.emit(ev.FirstStrikeDamageDealt(marker=m.number, creatures=dealt, rule="510.4"))
     return False
+
+
+def _ask_order(t: Txn, m: Marker, amounts: dict[tuple[int, Ref], int]) -> bool:
+    """The affected player's choice of order among the damage replacement effects that
+    apply to one of the damage events not prevented (616.1, effects/damage_replacement)."""
+    s = t.s
+    assert m.combat is not None
+    shields = [f for f in s.effects if f.kind == "prevent_combat_damage"]
+    dealt = [(src, key, n) for (src, key), n in amounts.items()
+             if not any(_prevents(s, f.controller, s.objects[src], key) for f in shields)]
+    return replacement.ask(t, m, dealt, m.combat.replacement_orders)
+
+
+def _go_on(t: Txn, m: Marker) -> None:
+    """Combat damage goes on once an order is chosen (616.1e)."""
+    if not combat_damage(t, m):
+        queue_priority(t, m.number, m.holder)
+
+
+replacement.COMBAT_DAMAGE.fill(_go_on)
 
 
 def _decision_rule(s: GameState, m: Marker, who: str, creatures: list[int]) -> str:
@@ -274,7 +298,12 @@ def _deal(t: Txn, m: Marker, amounts: dict[tuple[int, Ref], int]) -> None:
         # within the source's controller's range of influence).
         parts = ([(key, n)] if not redirect.shielded(s, key)
                  else [(to, k) for to, k, _ in redirect.split(t, key, n, src.controller)])
-        for to, k in parts:
+        for to, k0 in parts:
+            # 614.1a, 615.1a in the order chosen (616.1)
+            assert m.combat is not None
+            k = replacement.final_amount(t, src_id, to, k0, m.combat.replacement_orders)
+            if k <= 0:
+                continue
             if isinstance(to, PlayerRef):
                 # 119.8, 810.9h: no life loss for a player whose life total can't change.
                 t.emit(ev.DamageDealt(source=src_id, player=to.player, amount=k, combat=True,
@@ -318,7 +347,7 @@ def _first_strike_dealt(s: GameState, e: ev.FirstStrikeDamageDealt) -> None:
     cf = s.markers[e.marker].combat or Combat()
     set_marker(s, e.marker, combat=replace(
         cf, first_strikers_dealt=tuple(e.creatures), had_first_strike_step=True,
-        assigned=(), assigned_by=()))
+        assigned=(), assigned_by=(), replacement_orders=()))
 
 
 @step_skip(Step.FIRST_STRIKE_DAMAGE)

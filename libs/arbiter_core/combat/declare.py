@@ -205,6 +205,16 @@ def blocking_side(s: GameState, player: str) -> list[str]:
 CANT_BLOCK: Hooks[str, Callable[[GameState, Obj], bool]] = Hooks("can't-block restriction")
 
 
+#: evasion abilities of an attacker (702.9b flying is here; fear, 702.36b, in its keyword
+#: module): (state, attacker, blocker) -> the rule that forbids the block, or None
+EVASION: Hooks[str, Callable[[GameState, Obj, Obj], str | None]] = Hooks("evasion")
+
+
+def evasion(s: GameState, attacker: Obj, blocker: Obj) -> str | None:
+    """The rule of an evasion ability that keeps `blocker` from blocking `attacker`."""
+    return next((r for rule in EVASION["all"] if (r := rule(s, attacker, blocker))), None)
+
+
 def _restricted(s: GameState, blocker: Obj) -> bool:
     return cant_attack_or_block(s, blocker) or any(
         rule(s, blocker) for rule in CANT_BLOCK["all"])
@@ -222,7 +232,7 @@ def can_block(s: GameState, blocker: Obj, attacker: Obj, defender: str, m: Marke
         return False
     if "flying" in keywords(s, attacker):
         return bool({"flying", "reach"} & keywords(s, blocker))
-    return True
+    return evasion(s, attacker, blocker) is None
 
 
 def request_blockers(t: Txn, m: Marker) -> bool:
@@ -270,6 +280,8 @@ def declare_blockers(t: Txn, m: Marker, player: str, blocks: list[tuple[int, int
                 rule = "702.9b"
             elif _restricted(s, b):
                 rule = "509.1b"
+            elif not b.tapped and evasion(s, a, b):
+                rule = evasion(s, a, b) or "509.1b"
             else:
                 rule = "509.1a"
             raise RuleViolation(rule, f"{b.name} can't block {a.name}")

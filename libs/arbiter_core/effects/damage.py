@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from arbiter_core.card_types import planeswalkers
 from arbiter_core.cards.model import DealDamage
+from arbiter_core.effects import damage_replacement as replacement
 from arbiter_core.effects import life
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.edits import change_life, set_obj
@@ -45,6 +46,12 @@ def deal_damage(t: Txn, item: StackItem, n: int, player: str | None = None,
 
 def _deal_one(t: Txn, item: StackItem, n: int, player: str | None = None,
               obj: int | None = None) -> None:
+    if n > 0:  # 614.1a, 615.1a in the order chosen (616.1): effects/damage_replacement.py
+        recipient = player_ref(player) if player is not None else object_ref(obj or 0)
+        n = replacement.final_amount(t, _source_id(item), recipient, n,
+                                     replacement.item_orders(item))
+        if n <= 0:
+            return
     src = t.s.objects.get(_source_id(item))
     kw = keywords(t.s, src) if src is not None else frozenset()
     # 119.8, 810.9h: damage to a player whose life total can't change causes no loss.
@@ -92,17 +99,28 @@ def _deal_damage(t: Txn, m: Marker, item: StackItem, eff: DealDamage, legal: Leg
     (608.2f; within range, 801.10), to the player or creature a trigger names, or to each
     legal target (a divided amount split evenly, 601.2d)."""
     n = amount(t, item, eff.amount)
-    if eff.to == "each_player":
-        for p in turn_order_from(t.s, m.holder):
-            if player_in_range(t.s, item.controller, p):
-                deal_damage(t, item, n, player=p)
-        return False
     if eff.to == "that_player" or eff.to == "that_creature":
         damage_that(t, item, n, eff.to)
         return False
-    if eff.divided and item.targets:
-        n = n // max(1, len(item.targets[eff.to]))
-    for x in group(legal, eff.to):
+    if eff.to == "each_player":
+        to: list[Ref] = [player_ref(p) for p in turn_order_from(t.s, m.holder)
+                         if player_in_range(t.s, item.controller, p)]
+    else:
+        to = list(group(legal, eff.to))
+        if eff.divided and item.targets:
+            n = n // max(1, len(item.targets[eff.to]))
+    return deal_to_each(t, m, item, n, to, index)
+
+
+def deal_to_each(t: Txn, m: Marker, item: StackItem, n: int, to: list[Ref],
+                 index: int) -> bool:
+    """`n` damage to each recipient, once the affected players have ordered the
+    replacement effects that apply (616.1; True while one is asked)."""
+    source = _source_id(item)
+    if replacement.ask(t, m, [(source, x, n) for x in to], replacement.item_orders(item),
+                       item, index):
+        return True
+    for x in to:
         if isinstance(x, PlayerRef):
             deal_damage(t, item, n, player=x.player)
         else:

@@ -17,6 +17,7 @@ without it they are kept. Both are off in games stored before they existed.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Literal
 
 from arbiter_core.cards import get_card
@@ -29,6 +30,7 @@ from arbiter_core.kernel.decide import handles
 from arbiter_core.kernel.errors import InvalidCommand
 from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.explain import Namer, explains
+from arbiter_core.kernel.registry import Hooks
 from arbiter_core.kernel.rng import Rng
 from arbiter_core.kernel.rules_index import CR_EDITION
 from arbiter_core.kernel.state import GameState, Obj, Player, Step
@@ -103,6 +105,11 @@ def _started(t: Txn, v: Variant, game_id: str, seed: int, seats: list[str],
         t.emit(VariantComposed(variant=v.name, base=v.base_name, rule="900.1"))
 
 
+#: what else is set up once the cards are in their zones (400.11a: the cards outside the
+#: game, `game/outside.py`): (txn, command)
+AT_SETUP: Hooks[str, Callable[[Txn, StartGame | SetUpPosition], None]] = Hooks("setup")
+
+
 @handles(StartGame, starts_game=True)
 def start_game(t: Txn, cmd: StartGame) -> None:
     """CR 103: seats, life, libraries shuffled, opening hands, the first turn."""
@@ -131,6 +138,8 @@ def start_game(t: Txn, cmd: StartGame) -> None:
                            cards=[ev.CardSetup(name=n) for n in decks[name]]))
         t.emit(ev.LibraryShuffled(player=name, rule="103.3",
                                   order=t.rng.shuffled(t.s.zone(name, "library"))))
+    for hook in AT_SETUP["all"]:
+        hook(t, cmd)
     for name in seats:
         for _ in range(v.starting_hand_size(t.s, name)):
             draw(t, name, "103.5")
@@ -176,6 +185,8 @@ def set_up_position(t: Txn, cmd: SetUpPosition) -> None:
     life, poison = _position_life(v, cmd, names, teams)
     _started(t, v, cmd.game_id, cmd.seed, names, teams, life, poison, cmd)
     _put_cards(t, cmd)
+    for hook in AT_SETUP["all"]:
+        hook(t, cmd)
     v.setting_up(t, cmd)
     active = cmd.active
     if t.s.shared_team_turns:  # 805.4a: the active team, through its primary player (805.2)

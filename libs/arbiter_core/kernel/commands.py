@@ -33,6 +33,9 @@ class PlayerSetup(BaseModel):
     scheme_deck: list[str] = Field(default_factory=list, max_length=1000)
     vanguard: str | None = None
     archenemy: bool = False
+    # 400.11a: the sideboard, cards outside the game an effect may bring in (100.4; not
+    # in Commander, 903.5e)
+    sideboard: list[str] = Field(default_factory=list, max_length=1000)
 
 
 class StartGame(_Command):
@@ -80,6 +83,8 @@ class PositionPlayer(BaseModel):
     commander_damage_taken: dict[str, int] = Field(default_factory=dict)
     vanguard: str | None = None
     archenemy: bool = False
+    # cards this player owns outside the game (400.11, 400.11a: a sideboard)
+    outside: list[str] = Field(default_factory=list, max_length=1000)
 
 
 class Attachment(BaseModel):

@@ -61,6 +61,9 @@ DecisionKind = Literal[
     "opening_hand_order",  # 103.6c, 805.3b: the starting team's player (choices) who acts next
     "put_attacking",  # 508.4: a card (options) put onto the battlefield attacking, or none
     "commander_zone",  # 903.9a-b: a commander (options) to the command zone: "yes" / "no"
+    "sacrifice_cost",  # 118.3: the permanent (options) sacrificed to pay a cost
+    "replacement_order",  # 616.1: which replacement effect (choices) applies first
+    "outside_card",  # 400.11b: a card (choices: names) from outside the game, or "none"
 ]
 
 

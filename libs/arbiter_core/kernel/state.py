@@ -80,7 +80,7 @@ class Obj:
 
 
 @shown_when_set("mulligans", "kept", "declared_mulligan", "to_bottom", "opening_done",
-                "revealed")
+                "revealed", "outside")
 @dataclass(frozen=True, slots=True)
 class Player:
     """A player (CR 102). `left` means left the game (CR 800.4a); `lost`/`won`/`drew`
@@ -107,13 +107,15 @@ class Player:
     to_bottom: int = field(default=0, repr=False)
     opening_done: bool = field(default=False, repr=False)  # 103.6: actions taken or not
     revealed: tuple[int, ...] = field(default=(), repr=False)  # 103.6b: cards (by number)
+    # the names of the cards this player owns outside the game (400.11a: a sideboard)
+    outside: tuple[str, ...] = field(default=(), repr=False)
 
     @property
     def in_game(self) -> bool:
         return not self.left
 
 
-@shown_when_set("planeswalkers", "removed")
+@shown_when_set("planeswalkers", "removed", "replacement_orders")
 @dataclass(frozen=True, slots=True)
 class Combat:
     """Combat on one marker's turn (CR 506). `attacks` maps attacker -> defending player;
@@ -137,6 +139,9 @@ class Combat:
     # creatures removed from combat (506.4): blockers here block no longer, though the
     # creatures they blocked stay blocked (509.1h)
     removed: tuple[int, ...] = field(default=(), repr=False)
+    # 616.1: the order of damage replacement effects chosen for this damage step's
+    # damage, (source, recipient, effect applied next) in the order chosen
+    replacement_orders: tuple[tuple[int, str, str], ...] = field(default=(), repr=False)
 
     def attacker_ids(self) -> list[int]:
         return [a for a, _ in self.attacks]

@@ -31,7 +31,7 @@ from arbiter_core.kernel.errors import InvalidCommand, RuleViolation
 from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.explain import Namer, explains, targets_text
 from arbiter_core.kernel.refs import Ref, objects_of, player_ref, ref_groups
-from arbiter_core.kernel.registry import Registry
+from arbiter_core.kernel.registry import Registry, Slot
 from arbiter_core.kernel.state import MAIN_STEPS, GameState, Marker, Obj, StackItem, Step
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import definition, is_creature
@@ -53,6 +53,20 @@ from arbiter_core.stack.targets import check_choice
 #: (113.6: most abilities function only on the battlefield; cycling does, 702.29a)
 HAND_ABILITIES: Registry[type, Callable[[Txn, ActivateAbility], None]] = Registry(
     "ability activated from a hand")
+#: a sacrifice as part of an activation cost (118.3, 602.2b): asks the activating player
+#: which permanent (a decision: `effects/sacrifice_cost.py`), (txn, marker, player,
+#: stack item, kind) -> True while the decision waits
+SACRIFICE_COST: Slot[Callable[[Txn, Marker, str, int, str], bool]] = Slot("sacrifice cost")
+
+
+def sacrifice_candidates(s: GameState, player: str, kind: str | None) -> list[int]:
+    """The permanents `player` could sacrifice for a "Sacrifice an artifact" cost
+    (701.21a: only their own permanents)."""
+    if kind is None:
+        return []
+    return [o.id for o in s.permanents(player) if kind.capitalize() in definition(o).types]
+
+
 BEFORE_COMBAT = frozenset({Step.UNTAP, Step.UPKEEP, Step.DRAW, Step.PRECOMBAT_MAIN})
 #: zones other than the hand a rule lets a player cast a card from, by zone: the rule
 #: checks the card may be cast from there (raising if not), records what it must, and
@@ -203,6 +217,9 @@ def activate_ability(t: Txn, cmd: ActivateAbility) -> None:
         raise RuleViolation(rule, f"{o.name} can't be tapped to pay this cost")
     half = life.half_rounded_up(t, cmd.player) if isinstance(
         ab, ActivatedAbility) and ab.cost.pay_half_life else 0
+    if isinstance(ab, ActivatedAbility) and ab.cost.sacrifice and not sacrifice_candidates(
+            s, cmd.player, ab.cost.sacrifice):
+        raise RuleViolation("118.3", f"{cmd.player} has no {ab.cost.sacrifice} to sacrifice")
     forbidden = life.can_pay(s, cmd.player, half)
     if forbidden is not None:  # 119.8, 810.9h: only 0 life can be paid
         raise RuleViolation(forbidden, f"{cmd.player} can't pay {half} life")
@@ -258,9 +275,11 @@ def _activated(t: Txn, m: Marker, cmd: ActivateAbility, o: Obj,
                ab: ActivatedAbility | EquipAbility, chosen: tuple[tuple[Ref, ...], ...],
                half: int) -> None:
     """The ability goes on the stack and its costs are paid (602.2, 602.2b): tapping,
-    loyalty (606.4), life (119.4; 810.9a: half the team's total in 2HG), mana."""
+    loyalty (606.4), life (119.4; 810.9a: half the team's total in 2HG), mana; then a
+    permanent to sacrifice, if the cost says so (a decision, 118.3)."""
+    item = t.new_id()
     t.emit(ev.AbilityActivated(player=cmd.player, source=o.id, ability=cmd.ability,
-                               item=t.new_id(), marker=m.number,
+                               item=item, marker=m.number,
                                targets=[list(g) for g in chosen], rule="602.2"))
     if ab.cost.tap:
         t.emit(ev.PermanentTapped(obj=o.id, rule="602.2b"))
@@ -269,6 +288,9 @@ def _activated(t: Txn, m: Marker, cmd: ActivateAbility, o: Obj,
     if half:
         life.lose(t, cmd.player, half, "119.4")
     pay(t, cmd.player, parse_cost(ab.cost.mana), cmd.pay)
+    sacrifice = ab.cost.sacrifice if isinstance(ab, ActivatedAbility) else None
+    if sacrifice and SACRIFICE_COST.value(t, m, cmd.player, item, sacrifice):
+        return
     queue_priority(t, m.number, cmd.player)
 
 

@@ -30,6 +30,7 @@ from arbiter_core.multiplayer.seating import teammates
 from arbiter_core.stack.casting import (
     activation_timing_ok,
     is_mana_ability,
+    sacrifice_candidates,
     same_stack,
     sorcery_timing_ok,
     spell_cost,
@@ -132,5 +133,8 @@ def _activations(s: GameState, m: Marker, player: str, o: Obj, i: int,
         choices = target_choices(s, ab.targets, player, o.id)
     if not can_pay(s, player, parse_cost(ab.cost.mana)):
         return []
+    if isinstance(ab, ActivatedAbility) and ab.cost.sacrifice and not sacrifice_candidates(
+            s, player, ab.cost.sacrifice):
+        return []  # 118.3: nothing to sacrifice
     return [ActivateAbility(player=player, source=o.id, ability=i, targets=targets,
                             marker=m.number) for targets in choices]

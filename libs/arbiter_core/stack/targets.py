@@ -83,6 +83,9 @@ def _object_legal(s: GameState, spec: TargetSpec, controller: str, oid: int,
                 i.obj == oid for i in s.stack_items.values())
         case "creature_card_in_your_graveyard":
             return o.zone == "graveyard" and o.owner == controller and is_creature(o)
+        case "goblin_card_in_your_graveyard":  # 205.3m: Goblin is a creature type
+            return (o.zone == "graveyard" and o.owner == controller
+                    and "Goblin" in definition(o).subtypes)
         case "creature_an_opponent_controls":
             return (o.zone == "battlefield" and is_creature(o)
                     and o.controller in (opponents(s, controller) if opps is None else opps))

@@ -150,6 +150,8 @@ class CheckResult:
     planar_deck: tuple[str, ...] = field(default=())
     scheme_deck: tuple[str, ...] = field(default=())
     vanguard: tuple[str, ...] = field(default=())
+    # the Sideboard section, one a copy: cards outside the game (100.4, 400.11a)
+    sideboard: tuple[str, ...] = field(default=())
 
     @property
     def legal(self) -> bool:

@@ -13,6 +13,14 @@ from arbiter_core.cards.model.base import (
     Keyword,
     TargetSpec,
 )
+from arbiter_core.cards.model.commanders import (
+    BringFromOutside,
+    DamageEqualToSacrificed,
+    DoubleDamageToOpponents,
+    ExileSelf,
+    PreventHalfDamageToYou,
+    ThatCreatureGains,
+)
 from arbiter_core.cards.model.counters_life import (
     AllCreaturesHaveKeyword,
     AttackIfAble,
@@ -149,6 +157,12 @@ Effect = (
     | AttackIfAble
     | DestroyUnlessAttacked
     | NoMoreThanOneCombatant
+    | ThatCreatureGains
+    | DoubleDamageToOpponents
+    | PreventHalfDamageToYou
+    | DamageEqualToSacrificed
+    | BringFromOutside
+    | ExileSelf
 )
 
 # ---------------------------------------------------------------- costs
@@ -163,6 +177,9 @@ class Cost(DataModel):
     # A loyalty ability's cost (CR 606.4): put (+N) or remove (-N) N loyalty counters;
     # printed "[+N]" / "[\u2212N]" (606.5).
     loyalty: int | None = None
+    # "Sacrifice an artifact" (CR 118.3, 701.21): the permanent is chosen as the cost is
+    # paid (a decision, `effects/sacrifice_cost.py`)
+    sacrifice: Literal["artifact"] | None = None
 
 
 # ---------------------------------------------------------------- abilities (CR 113)
@@ -234,6 +251,8 @@ TriggerEvent = Literal[
     "opponent_casts_spell",  # "Whenever an opponent casts a spell"
     "your_end_step",  # "At the beginning of your end step" (Atraxa, Praetors' Voice)
     "attacks_opponent",  # "Whenever ~ attacks an opponent" (Kaalia of the Vast)
+    # "Whenever a creature you control attacks alone" (702.83b; Rafiq of the Many)
+    "creature_you_control_attacks_alone",
 ]
 
 

@@ -96,6 +96,7 @@ TargetKind = Literal[
     "spell",
     "artifact_or_enchantment",
     "creature_card_in_your_graveyard",
+    "goblin_card_in_your_graveyard",  # Wort, Boggart Auntie
     "opponent",  # "target opponent" (Bribery)
     "creature_an_opponent_controls",  # Ray of Command
     "creature_planeswalker_or_player",  # Captain's Maneuver (no battles)

@@ -98,7 +98,8 @@ class DecisionRequested(EventBase):
         "choose_opponent", "choose_card", "pay_or_not", "choose_active_player", "you_may",
         "choose_targets", "choose_copy", "mulligan", "mulligan_bottom",
         "order_triggers", "opening_hand", "opening_hand_order",
-        "commander_zone", "put_attacking",
+        "commander_zone", "put_attacking", "sacrifice_cost", "replacement_order",
+        "outside_card",
     ]
     player: str
     options: list[int] = Field(default_factory=list)
