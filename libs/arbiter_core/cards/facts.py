@@ -3,7 +3,7 @@
 
 Source: MTGJSON v5 set files (meta.version 5.2.0+20220425, date 2022-04-25) as committed in
     github.com/AUTRE04216/jsonSets (commit ca38aa761f36c5ac61bebfb6a6f37b6980c487de, one
-    <SET>.json per set at repo root). Also 48 cards listed in tools/extra_cards.txt,
+    <SET>.json per set at repo root). Also 50 cards listed in tools/extra_cards.txt,
     from MTGJSON v5.2.0+20220425 set files from
     github.com/AUTRE04216/jsonSets@ca38aa761f36c5ac61bebfb6a6f37b6980c487de (CMR.json
     missing)
@@ -2239,6 +2239,30 @@ FACTS: dict[str, CardFacts] = {
             "opponent controls. If a creature is destroyed this way, you gain life "
             "equal to its toughness."
         ),
+        keywords=(),
+    ),
+    "Griptide": CardFacts(
+        name="Griptide",
+        mana_cost="{3}{U}",
+        colors=("U",),
+        supertypes=(),
+        types=("Instant",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text="Put target creature on top of its owner's library.",
+        keywords=(),
+    ),
+    "Evacuation": CardFacts(
+        name="Evacuation",
+        mana_cost="{3}{U}{U}",
+        colors=("U",),
+        supertypes=(),
+        types=("Instant",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text="Return all creatures to their owners' hands.",
         keywords=(),
     ),
 }

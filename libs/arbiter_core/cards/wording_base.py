@@ -33,6 +33,7 @@ from arbiter_core.cards.model import (
     NoLossForZeroLife,
     OpponentsCantWin,
     PreventCombatDamage,
+    PutOnTopOfLibrary,
     ReturnToHand,
     SearchOntoBattlefield,
     ShuffleIntoLibrary,
@@ -138,11 +139,18 @@ def _discard(effect: Discard, ctx: Context) -> str:
 
 @wording(ReturnToHand)
 def _return_to_hand(effect: ReturnToHand, ctx: Context) -> str:
+    if effect.what == "all_creatures":
+        return "return all creatures to their owners' hands."
     spec = ctx.targets[effect.what] if effect.what < len(ctx.targets) else None
     # A card in your graveyard is one you own (CR 400.3): it goes to your hand.
     in_your_graveyard = spec is not None and spec.kind == "creature_card_in_your_graveyard"
     hand = "your hand" if in_your_graveyard else "its owner's hand"
     return f"return {ctx.target(effect.what)} to {hand}."
+
+
+@wording(PutOnTopOfLibrary)
+def _put_on_top_of_library(effect: PutOnTopOfLibrary, ctx: Context) -> str:
+    return f"put {ctx.target(effect.what)} on top of its owner's library."
 
 
 @wording(CreateTokens)

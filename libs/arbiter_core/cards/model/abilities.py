@@ -76,6 +76,7 @@ from arbiter_core.cards.model.effects import (
     OpponentsCantWin,
     PreventCombatDamage,
     PutOntoBattlefieldAttacking,
+    PutOnTopOfLibrary,
     ReturnToHand,
     SearchOntoBattlefield,
     ShuffleIntoLibrary,
@@ -98,6 +99,7 @@ Effect = (
     | Mill
     | Manifest
     | ReturnToHand
+    | PutOnTopOfLibrary
     | CreateTokens
     | PreventCombatDamage
     | ExtraTurn

@@ -118,9 +118,16 @@ class Discard(DataModel):
 
 
 class ReturnToHand(DataModel):
-    """Return the target to its owner's hand (CR 400.7)."""
+    """Return the target, or all creatures (Evacuation), to its owner's hand (CR 400.7)."""
 
     kind: Literal["return_to_hand"] = "return_to_hand"
+    what: TargetRef | Literal["all_creatures"] = 0
+
+
+class PutOnTopOfLibrary(DataModel):
+    """Put the target on top of its owner's library (Griptide; CR 401.4 for one card)."""
+
+    kind: Literal["put_on_top_of_library"] = "put_on_top_of_library"
     what: TargetRef = 0
 
 
