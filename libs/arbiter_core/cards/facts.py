@@ -3,7 +3,7 @@
 
 Source: MTGJSON v5 set files (meta.version 5.2.0+20220425, date 2022-04-25) as committed in
     github.com/AUTRE04216/jsonSets (commit ca38aa761f36c5ac61bebfb6a6f37b6980c487de, one
-    <SET>.json per set at repo root). Also 50 cards listed in tools/extra_cards.txt,
+    <SET>.json per set at repo root). Also 51 cards listed in tools/extra_cards.txt,
     from MTGJSON v5.2.0+20220425 set files from
     github.com/AUTRE04216/jsonSets@ca38aa761f36c5ac61bebfb6a6f37b6980c487de (CMR.json
     missing)
@@ -2263,6 +2263,21 @@ FACTS: dict[str, CardFacts] = {
         power=None,
         toughness=None,
         oracle_text="Return all creatures to their owners' hands.",
+        keywords=(),
+    ),
+    "Body Double": CardFacts(
+        name="Body Double",
+        mana_cost="{4}{U}",
+        colors=("U",),
+        supertypes=(),
+        types=("Creature",),
+        subtypes=("Shapeshifter",),
+        power=0,
+        toughness=0,
+        oracle_text=(
+            "You may have Body Double enter the battlefield as a copy of any "
+            "creature card in a graveyard."
+        ),
         keywords=(),
     ),
 }

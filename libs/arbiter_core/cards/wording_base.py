@@ -277,6 +277,9 @@ def _cant_attack_you_if_chosen_color_without_flying(effect: CantAttackYouIfChose
 @wording(EnterAsCopy)
 def _enter_as_copy(effect: EnterAsCopy, ctx: Context) -> str:
     # CR 707.5, 614.1c
+    if effect.of == "creature_card_in_a_graveyard":
+        return (f"you may have {ctx.name} enter the battlefield as a copy of any "
+                "creature card in a graveyard.")
     return (f"you may have {ctx.name} enter the battlefield as a copy of any creature "
             "on the battlefield.")
 

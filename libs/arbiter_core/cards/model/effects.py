@@ -315,6 +315,9 @@ class EnterAsCopy(DataModel):
     enters (707.5), a copy effect applied in layer 1 (613.2a, 707.2)."""
 
     kind: Literal["enter_as_copy"] = "enter_as_copy"
+    #: what it may copy: a creature on the battlefield (Clone), or a creature card in a
+    #: graveyard (Body Double)
+    of: Literal["creature", "creature_card_in_a_graveyard"] = "creature"
 
 
 class ChooseColorAsEnters(DataModel):
