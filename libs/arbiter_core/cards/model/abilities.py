@@ -74,12 +74,14 @@ from arbiter_core.cards.model.effects import (
     ModifyPowerToughness,
     NoLossForZeroLife,
     OpponentsCantWin,
+    PowerToughnessFaceDownCreatures,
     PreventCombatDamage,
     PutOntoBattlefieldAttacking,
     PutOnTopOfLibrary,
     ReturnToHand,
     SearchOntoBattlefield,
     ShuffleIntoLibrary,
+    TurnOthersFaceDownAsEnters,
     Untap,
     WinGame,
 )
@@ -100,6 +102,8 @@ Effect = (
     | Manifest
     | ReturnToHand
     | PutOnTopOfLibrary
+    | TurnOthersFaceDownAsEnters
+    | PowerToughnessFaceDownCreatures
     | CreateTokens
     | PreventCombatDamage
     | ExtraTurn

@@ -325,3 +325,18 @@ class ChooseColorAsEnters(DataModel):
     as the permanent enters)."""
 
     kind: Literal["choose_color_as_enters"] = "choose_color_as_enters"
+
+
+class TurnOthersFaceDownAsEnters(DataModel):
+    """"As ~ enters the battlefield, turn all other nontoken creatures face down.
+    (They're 2/2 creatures.)" (Ixidron): a replacement effect (614.1c) turning them face
+    down as it enters (708.2a)."""
+
+    kind: Literal["turn_others_face_down_as_enters"] = "turn_others_face_down_as_enters"
+
+
+class PowerToughnessFaceDownCreatures(DataModel):
+    """"~'s power and toughness are each equal to the number of face-down creatures on
+    the battlefield." (Ixidron): a characteristic-defining ability (604.3, layer 7a)."""
+
+    kind: Literal["pt_face_down_creatures"] = "pt_face_down_creatures"
