@@ -74,6 +74,7 @@ from arbiter_core.cards.model.counters_life import (
 from arbiter_core.cards.model.effects import (
     AddMana,
     Attach,
+    BecomeCopyUntilEndOfTurn,
     BecomeCreature,
     CantAttackOrBlock,
     CantAttackYouIfChosenColorWithoutFlying,
@@ -123,6 +124,7 @@ __all__ = [
     "Amount",
     "Attach",
     "AttackIfAble",
+    "BecomeCopyUntilEndOfTurn",
     "BecomeCreature",
     "BeginOnBattlefield",
     "CantAttackOrBlock",

@@ -48,6 +48,7 @@ from arbiter_core.cards.model.counters_life import (
 from arbiter_core.cards.model.effects import (
     AddMana,
     Attach,
+    BecomeCopyUntilEndOfTurn,
     BecomeCreature,
     CantAttackOrBlock,
     CantAttackYouIfChosenColorWithoutFlying,
@@ -102,6 +103,7 @@ Effect = (
     | Manifest
     | ReturnToHand
     | PutOnTopOfLibrary
+    | BecomeCopyUntilEndOfTurn
     | TurnOthersFaceDownAsEnters
     | PowerToughnessFaceDownCreatures
     | CreateTokens

@@ -340,3 +340,11 @@ class PowerToughnessFaceDownCreatures(DataModel):
     the battlefield." (Ixidron): a characteristic-defining ability (604.3, layer 7a)."""
 
     kind: Literal["pt_face_down_creatures"] = "pt_face_down_creatures"
+
+
+class BecomeCopyUntilEndOfTurn(DataModel):
+    """"Choose a nonlegendary creature on the battlefield. Target creature becomes a copy
+    of that creature until end of turn." (Cytoshape; 707.2, layer 1, 514.2)."""
+
+    kind: Literal["become_copy_until_end_of_turn"] = "become_copy_until_end_of_turn"
+    target: TargetRef = 0
