@@ -73,6 +73,7 @@ from arbiter_core.cards.model.counters_life import (
 )
 from arbiter_core.cards.model.effects import (
     AddMana,
+    AddManaInCommanderIdentity,
     Attach,
     BecomeCopyUntilEndOfTurn,
     BecomeCreature,
@@ -120,6 +121,7 @@ __all__ = [
     "Ability",
     "ActivatedAbility",
     "AddMana",
+    "AddManaInCommanderIdentity",
     "AllCreaturesHaveKeyword",
     "Amount",
     "Attach",

@@ -47,6 +47,7 @@ from arbiter_core.cards.model.counters_life import (
 )
 from arbiter_core.cards.model.effects import (
     AddMana,
+    AddManaInCommanderIdentity,
     Attach,
     BecomeCopyUntilEndOfTurn,
     BecomeCreature,
@@ -97,6 +98,7 @@ Effect = (
     | ModifyPowerToughness
     | CantAttackOrBlock
     | AddMana
+    | AddManaInCommanderIdentity
     | DrawCards
     | Discard
     | Mill

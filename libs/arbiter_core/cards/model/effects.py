@@ -75,6 +75,13 @@ class AddMana(DataModel):
     mana: str
 
 
+class AddManaInCommanderIdentity(DataModel):
+    """"Add one mana of any color in your commander's color identity." (Command Tower;
+    903.4a, 903.4f: no mana when the player has no commander or it is colorless)."""
+
+    kind: Literal["add_mana_commander_identity"] = "add_mana_commander_identity"
+
+
 # "each_player": every player in the game, in turn order (Jace Beleren's +2).
 PlayerRef = Literal["controller", "target_player", "that_player", "each_player"]
 

@@ -96,7 +96,8 @@ class DecisionRequested(EventBase):
         "declare_attackers", "declare_blockers", "assign_combat_damage", "legend_rule", "discard",
         "search", "choose_color", "choose_team_member", "proliferate", "redistribute",
         "choose_opponent", "choose_card", "pay_or_not", "choose_active_player", "you_may",
-        "choose_targets", "choose_copy", "choose_copy_original", "mulligan", "mulligan_bottom",
+        "choose_targets", "choose_copy", "choose_copy_original", "choose_mana_color",
+        "mulligan", "mulligan_bottom",
         "order_triggers", "opening_hand",
         "commander_zone", "put_attacking",
     ]
