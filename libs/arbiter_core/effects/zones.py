@@ -103,7 +103,7 @@ def _move_each(t: Txn, m: Marker, item: StackItem, index: int, ids: list[int],
         to = replaced_zone(t, m, item, index, oid, zone)
         if to is None:
             return True  # paused for a decision (903.9b)
-        t.emit(ev.ObjectMoved(obj=oid, new_id=t.new_id(), to_zone=to,  # type: ignore[arg-type]
+        t.emit(ev.ObjectMoved(obj=oid, new_id=t.new_id(), to_zone=to,
                               to_player=t.s.objects[oid].owner,
                               rule="608.2c" if to == zone else "903.9b"))
     return False
