@@ -97,4 +97,4 @@ def test_brawl_903_12() -> None:
     assert found(colorless + "20 Mountain\n", *rules) == []
     assert found(colorless + "20 Mountain\n", R.commander_color_identity()) == [
         ("Mountain", "903.5d")]
-    assert found(colorless + "10 Mountain\n10 Forest\n", *rules) == [("Forest", "903.5d")]
+    assert found(colorless + "10 Mountain\n10 Forest\n", *rules) == [("Forest", "903.12e")]

@@ -3,7 +3,7 @@
 
 Source: MTGJSON v5 set files (meta.version 5.2.0+20220425, date 2022-04-25) as committed in
     github.com/AUTRE04216/jsonSets (commit ca38aa761f36c5ac61bebfb6a6f37b6980c487de, one
-    <SET>.json per set at repo root). Also 52 cards listed in tools/extra_cards.txt,
+    <SET>.json per set at repo root). Also 53 cards listed in tools/extra_cards.txt,
     from MTGJSON v5.2.0+20220425 set files from
     github.com/AUTRE04216/jsonSets@ca38aa761f36c5ac61bebfb6a6f37b6980c487de (CMR.json
     missing)
@@ -2290,6 +2290,23 @@ FACTS: dict[str, CardFacts] = {
         power=None,
         toughness=None,
         oracle_text="{T}: Add one mana of any color in your commander's color identity.",
+        keywords=(),
+    ),
+    "Karn, Silver Golem": CardFacts(
+        name="Karn, Silver Golem",
+        mana_cost="{5}",
+        colors=(),
+        supertypes=("Legendary",),
+        types=("Artifact", "Creature"),
+        subtypes=("Golem",),
+        power=4,
+        toughness=4,
+        oracle_text=(
+            "Whenever Karn, Silver Golem blocks or becomes blocked, it gets -4/+4 "
+            "until end of turn.\n"
+            "{1}: Target noncreature artifact becomes an artifact creature with "
+            "power and toughness each equal to its mana value until end of turn."
+        ),
         keywords=(),
     ),
 }

@@ -70,6 +70,7 @@ TARGET_NOUNS: dict[TargetKind, tuple[str, str]] = {
         "creature, planeswalker, or player",
         "creatures, planeswalkers, and/or players",
     ),
+    "noncreature_artifact": ("noncreature artifact", "noncreature artifacts"),
 }
 
 # How a target already named is referred back to: "that creature", "that player".
@@ -84,6 +85,7 @@ TARGET_REFERENCE_NOUNS: dict[TargetKind, str] = {
     "opponent": "player",
     "creature_an_opponent_controls": "creature",
     "creature_planeswalker_or_player": "permanent or player",
+    "noncreature_artifact": "artifact",
 }
 
 TRIGGER_PHRASES: dict[TriggerEvent, str] = {
@@ -100,6 +102,7 @@ TRIGGER_PHRASES: dict[TriggerEvent, str] = {
     "opponent_casts_spell": "Whenever an opponent casts a spell",
     "your_end_step": "At the beginning of your end step",
     "attacks_opponent": "Whenever {name} attacks an opponent",
+    "blocks_or_becomes_blocked": "Whenever {name} blocks or becomes blocked",
 }
 
 # Reminder text the Oracle prints after an effect (CR 207.2a).

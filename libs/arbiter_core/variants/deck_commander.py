@@ -132,8 +132,13 @@ def commander_color_identity(brawl: bool = False) -> DeckRule:
             if card is None:
                 continue
             outside = set(card.color_identity) - set(identity)
-            if card.basic and free_type is not None and card.land_colors == free_type:
-                continue  # 903.12e
+            if card.basic and free_type is not None and card.land_colors:
+                if card.land_colors != free_type:  # 903.12e: basics of one type only
+                    yield Violation(name, "903.12e", "a colorless commander's deck may "
+                                    "hold basic lands of one basic land type (the first "
+                                    f"listed makes {colors_text(free_type)} mana); "
+                                    "this is another")
+                continue
             if outside:
                 yield Violation(name, "903.5c", f"color identity "
                                 f"{colors_text(card.color_identity)} is outside the "

@@ -49,6 +49,7 @@ from arbiter_core.cards.model.effects import (
     AddMana,
     AddManaInCommanderIdentity,
     Attach,
+    BecomeArtifactCreatureUntilEndOfTurn,
     BecomeCopyUntilEndOfTurn,
     BecomeCreature,
     CantAttackOrBlock,
@@ -106,6 +107,7 @@ Effect = (
     | ReturnToHand
     | PutOnTopOfLibrary
     | BecomeCopyUntilEndOfTurn
+    | BecomeArtifactCreatureUntilEndOfTurn
     | TurnOthersFaceDownAsEnters
     | PowerToughnessFaceDownCreatures
     | CreateTokens
@@ -244,6 +246,7 @@ TriggerEvent = Literal[
     "opponent_casts_spell",  # "Whenever an opponent casts a spell"
     "your_end_step",  # "At the beginning of your end step" (Atraxa, Praetors' Voice)
     "attacks_opponent",  # "Whenever ~ attacks an opponent" (Kaalia of the Vast)
+    "blocks_or_becomes_blocked",  # "Whenever ~ blocks or becomes blocked" (Karn)
 ]
 
 

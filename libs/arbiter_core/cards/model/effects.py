@@ -355,3 +355,12 @@ class BecomeCopyUntilEndOfTurn(DataModel):
 
     kind: Literal["become_copy_until_end_of_turn"] = "become_copy_until_end_of_turn"
     target: TargetRef = 0
+
+
+class BecomeArtifactCreatureUntilEndOfTurn(DataModel):
+    """"Target noncreature artifact becomes an artifact creature with power and toughness
+    each equal to its mana value until end of turn." (Karn, Silver Golem; layers 4 and
+    7b, 613.1d, 613.4b)."""
+
+    kind: Literal["become_artifact_creature"] = "become_artifact_creature"
+    target: TargetRef = 0
