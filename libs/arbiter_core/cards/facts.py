@@ -3,7 +3,7 @@
 
 Source: MTGJSON v5 set files (meta.version 5.2.0+20220425, date 2022-04-25) as committed in
     github.com/AUTRE04216/jsonSets (commit ca38aa761f36c5ac61bebfb6a6f37b6980c487de, one
-    <SET>.json per set at repo root). Also 53 cards listed in tools/extra_cards.txt,
+    <SET>.json per set at repo root). Also 55 cards listed in tools/extra_cards.txt,
     from MTGJSON v5.2.0+20220425 set files from
     github.com/AUTRE04216/jsonSets@ca38aa761f36c5ac61bebfb6a6f37b6980c487de (CMR.json
     missing)
@@ -2306,6 +2306,37 @@ FACTS: dict[str, CardFacts] = {
             "until end of turn.\n"
             "{1}: Target noncreature artifact becomes an artifact creature with "
             "power and toughness each equal to its mana value until end of turn."
+        ),
+        keywords=(),
+    ),
+    "Leadership Vacuum": CardFacts(
+        name="Leadership Vacuum",
+        mana_cost="{2}{U}",
+        colors=("U",),
+        supertypes=(),
+        types=("Instant",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "Target player returns each commander they control from the "
+            "battlefield to the command zone.\n"
+            "Draw a card."
+        ),
+        keywords=(),
+    ),
+    "Stinging Study": CardFacts(
+        name="Stinging Study",
+        mana_cost="{4}{B}",
+        colors=("B",),
+        supertypes=(),
+        types=("Instant",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "You draw X cards and you lose X life, where X is the mana value of a "
+            "commander you own on the battlefield or in the command zone."
         ),
         keywords=(),
     ),

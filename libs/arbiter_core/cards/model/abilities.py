@@ -63,6 +63,7 @@ from arbiter_core.cards.model.effects import (
     Destroy,
     Discard,
     DoubleLife,
+    DrawAndLoseCommanderManaValue,
     DrawCards,
     EnterAsCopy,
     ExileUntilNextEndStep,
@@ -81,6 +82,7 @@ from arbiter_core.cards.model.effects import (
     PreventCombatDamage,
     PutOntoBattlefieldAttacking,
     PutOnTopOfLibrary,
+    ReturnCommandersToCommandZone,
     ReturnToHand,
     SearchOntoBattlefield,
     ShuffleIntoLibrary,
@@ -108,6 +110,8 @@ Effect = (
     | PutOnTopOfLibrary
     | BecomeCopyUntilEndOfTurn
     | BecomeArtifactCreatureUntilEndOfTurn
+    | ReturnCommandersToCommandZone
+    | DrawAndLoseCommanderManaValue
     | TurnOthersFaceDownAsEnters
     | PowerToughnessFaceDownCreatures
     | CreateTokens

@@ -364,3 +364,20 @@ class BecomeArtifactCreatureUntilEndOfTurn(DataModel):
 
     kind: Literal["become_artifact_creature"] = "become_artifact_creature"
     target: TargetRef = 0
+
+
+class ReturnCommandersToCommandZone(DataModel):
+    """"Target player returns each commander they control from the battlefield to the
+    command zone." (Leadership Vacuum; 903.3d: the commanders they control are the
+    permanents on the battlefield that are commanders)."""
+
+    kind: Literal["return_commanders_to_command_zone"] = "return_commanders_to_command_zone"
+    who: TargetRef = 0
+
+
+class DrawAndLoseCommanderManaValue(DataModel):
+    """"You draw X cards and you lose X life, where X is the mana value of a commander you
+    own on the battlefield or in the command zone." (Stinging Study; 903.3d, 903.3e: that
+    commander's mana value as it is now)."""
+
+    kind: Literal["draw_and_lose_commander_mana_value"] = "draw_and_lose_commander_mana_value"
