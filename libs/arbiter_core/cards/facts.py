@@ -3,7 +3,7 @@
 
 Source: MTGJSON v5 set files (meta.version 5.2.0+20220425, date 2022-04-25) as committed in
     github.com/AUTRE04216/jsonSets (commit ca38aa761f36c5ac61bebfb6a6f37b6980c487de, one
-    <SET>.json per set at repo root). Also 55 cards listed in tools/extra_cards.txt,
+    <SET>.json per set at repo root). Also 56 cards listed in tools/extra_cards.txt,
     from MTGJSON v5.2.0+20220425 set files from
     github.com/AUTRE04216/jsonSets@ca38aa761f36c5ac61bebfb6a6f37b6980c487de (CMR.json
     missing)
@@ -2339,6 +2339,25 @@ FACTS: dict[str, CardFacts] = {
             "commander you own on the battlefield or in the command zone."
         ),
         keywords=(),
+    ),
+    "Freyalise, Llanowar's Fury": CardFacts(
+        name="Freyalise, Llanowar's Fury",
+        mana_cost="{3}{G}{G}",
+        colors=("G",),
+        supertypes=("Legendary",),
+        types=("Planeswalker",),
+        subtypes=("Freyalise",),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "[+2]: Create a 1/1 green Elf Druid creature token with \"{T}: Add "
+            "{G}.\"\n"
+            "[\u22122]: Destroy target artifact or enchantment.\n"
+            "[\u22126]: Draw a card for each green creature you control.\n"
+            "Freyalise, Llanowar's Fury can be your commander."
+        ),
+        keywords=(),
+        loyalty=3,
     ),
 }
 # fmt: on

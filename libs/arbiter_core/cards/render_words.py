@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from arbiter_core.cards.model import (
+    TOKEN_ABILITIES,
     Amount,
     CardDefinition,
     Cost,
@@ -273,10 +274,13 @@ def token_text(spec: TokenSpec, count: Amount) -> str:
     colors = " and ".join(COLOR_WORDS[c] for c in spec.colors) or "colorless"
     types = " ".join(t.lower() for t in spec.types)
     body = f"{spec.power}/{spec.toughness} {colors} {' '.join(spec.subtypes)} {types}"
+    quoted = TOKEN_ABILITIES.get(spec.name, ((), ""))[1]
+    with_text = f' with "{quoted}"' if quoted else ""
     if isinstance(count, int):
         article = indefinite_article(body)
-        return count_noun(count, f"{body} token", f"{body} tokens", article=article)
-    return f"X {body} tokens"
+        return count_noun(count, f"{body} token{with_text}", f"{body} tokens{with_text}",
+                          article=article)
+    return f"X {body} tokens{with_text}"
 
 
 def and_list(items: Sequence[str]) -> str:

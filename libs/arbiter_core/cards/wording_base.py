@@ -155,7 +155,8 @@ def _put_on_top_of_library(effect: PutOnTopOfLibrary, ctx: Context) -> str:
 
 @wording(CreateTokens)
 def _create_tokens(effect: CreateTokens, ctx: Context) -> str:
-    return f"create {token_text(effect.token, effect.count)}{where_x(effect.count)}."
+    text = f"create {token_text(effect.token, effect.count)}{where_x(effect.count)}"
+    return text if text.endswith('."') else f"{text}."  # a quoted ability ends it
 
 
 @wording(PreventCombatDamage)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from arbiter_core.cards import POOL, card_names, get_card
 from arbiter_core.cards.model import (
+    TOKEN_ABILITIES,
     AllCreaturesHaveKeyword,
     CantAttackOrBlock,
     CardDefinition,
@@ -37,7 +38,8 @@ from arbiter_core.multiplayer.information import chosen_hand_modifier
 def _token_definition(t: TokenSpec) -> CardDefinition:
     """A token's characteristics (frozen data: built once per kind of token)."""
     return CardDefinition(name=t.name, colors=t.colors, types=t.types,
-                          subtypes=t.subtypes, power=t.power, toughness=t.toughness)
+                          subtypes=t.subtypes, power=t.power, toughness=t.toughness,
+                          abilities=TOKEN_ABILITIES.get(t.name, ((), ""))[0])
 
 
 #: characteristic-defining abilities setting power and toughness (604.3, 613.4a): each

@@ -13,6 +13,7 @@ this package.
 from __future__ import annotations
 
 from arbiter_core.cards.model.abilities import (
+    TOKEN_ABILITIES,
     Ability,
     ActivatedAbility,
     CardDefinition,
@@ -78,6 +79,7 @@ from arbiter_core.cards.model.effects import (
     BecomeArtifactCreatureUntilEndOfTurn,
     BecomeCopyUntilEndOfTurn,
     BecomeCreature,
+    CanBeYourCommander,
     CantAttackOrBlock,
     CantAttackYouIfChosenColorWithoutFlying,
     CantLose,
@@ -91,6 +93,7 @@ from arbiter_core.cards.model.effects import (
     DoubleLife,
     DrawAndLoseCommanderManaValue,
     DrawCards,
+    DrawPerCreatureOfColor,
     EnterAsCopy,
     ExileUntilNextEndStep,
     ExtraTurn,
@@ -121,6 +124,7 @@ from arbiter_core.cards.model.effects import (
 )
 
 __all__ = [
+    "TOKEN_ABILITIES",
     "Ability",
     "ActivatedAbility",
     "AddMana",
@@ -133,6 +137,7 @@ __all__ = [
     "BecomeCopyUntilEndOfTurn",
     "BecomeCreature",
     "BeginOnBattlefield",
+    "CanBeYourCommander",
     "CantAttackOrBlock",
     "CantAttackYouIfChosenColorWithoutFlying",
     "CantGetPoison",
@@ -156,6 +161,7 @@ __all__ = [
     "DoubleLife",
     "DrawAndLoseCommanderManaValue",
     "DrawCards",
+    "DrawPerCreatureOfColor",
     "Effect",
     "EnchantAbility",
     "EnterAsCopy",

@@ -52,6 +52,7 @@ from arbiter_core.cards.model.effects import (
     BecomeArtifactCreatureUntilEndOfTurn,
     BecomeCopyUntilEndOfTurn,
     BecomeCreature,
+    CanBeYourCommander,
     CantAttackOrBlock,
     CantAttackYouIfChosenColorWithoutFlying,
     CantLose,
@@ -65,6 +66,7 @@ from arbiter_core.cards.model.effects import (
     DoubleLife,
     DrawAndLoseCommanderManaValue,
     DrawCards,
+    DrawPerCreatureOfColor,
     EnterAsCopy,
     ExileUntilNextEndStep,
     ExtraTurn,
@@ -112,6 +114,8 @@ Effect = (
     | BecomeArtifactCreatureUntilEndOfTurn
     | ReturnCommandersToCommandZone
     | DrawAndLoseCommanderManaValue
+    | CanBeYourCommander
+    | DrawPerCreatureOfColor
     | TurnOthersFaceDownAsEnters
     | PowerToughnessFaceDownCreatures
     | CreateTokens
@@ -341,6 +345,12 @@ Ability = (
     | MorphAbility
     | CasualAbility
 )
+
+
+#: the abilities of a kind of token, by the token's name, as the effect that creates it
+#: gives them (111.4: 'a 1/1 green Elf Druid creature token with "{T}: Add {G}."'), with
+#: their quoted wording; a card module adds its token's
+TOKEN_ABILITIES: dict[str, tuple[tuple[Ability, ...], str]] = {}
 
 
 class CardDefinition(DataModel):

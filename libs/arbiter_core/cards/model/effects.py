@@ -381,3 +381,18 @@ class DrawAndLoseCommanderManaValue(DataModel):
     commander's mana value as it is now)."""
 
     kind: Literal["draw_and_lose_commander_mana_value"] = "draw_and_lose_commander_mana_value"
+
+
+class CanBeYourCommander(DataModel):
+    """"~ can be your commander." (CR 903.3a): it modifies the deck construction rules and
+    functions before the game (the deck check reads it from the Oracle index); in the
+    game it does nothing."""
+
+    kind: Literal["can_be_your_commander"] = "can_be_your_commander"
+
+
+class DrawPerCreatureOfColor(DataModel):
+    """"Draw a card for each [color] creature you control." (Freyalise, Llanowar's Fury)."""
+
+    kind: Literal["draw_per_creature_of_color"] = "draw_per_creature_of_color"
+    color: Color
