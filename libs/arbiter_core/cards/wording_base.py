@@ -85,7 +85,11 @@ def _destroy(effect: Destroy, ctx: Context) -> str:
 
 @wording(CounterTarget)
 def _counter_target(effect: CounterTarget, ctx: Context) -> str:
-    return f"counter {ctx.target(effect.what)}."
+    text = f"counter {ctx.target(effect.what)}."
+    if effect.to_library_top:
+        text += (" If that spell is countered this way, put it on top of its owner's "
+                 "library instead of into that player's graveyard.")
+    return text
 
 
 @wording(ModifyPowerToughness)

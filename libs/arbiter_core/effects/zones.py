@@ -73,14 +73,23 @@ def _destroy(t: Txn, m: Marker, item: StackItem, eff: Destroy, legal: Legal,
 @effect(CounterTarget)
 def _counter(t: Txn, m: Marker, item: StackItem, eff: CounterTarget, legal: Legal,
              index: int) -> bool:
-    """CR 701.6a: the spell leaves its stack for its owner's graveyard."""
+    """CR 701.6a: the spell leaves its stack for its owner's graveyard, or (Memory Lapse)
+    the top of its owner's library instead (614.1a), where 903.9b may apply again."""
     s = t.s
     for oid in objects_of(legal[eff.what]):
         countered = next(i for i in s.stack_items.values() if i.obj == oid)
+        to = "graveyard"
+        if eff.to_library_top:  # Memory Lapse's replacement (614.1a), then 903.9b's
+            instead = replaced_zone(t, m, item, index, oid, "library")
+            if instead is None:
+                return True  # paused for a decision before the spell is countered
+            to = instead
         t.emit(ev.StackItemCountered(item=countered.id, marker=countered.marker,
                                      rule="701.6a"))
-        t.emit(ev.ObjectMoved(obj=oid, new_id=t.new_id(), to_zone="graveyard",
-                              to_player=s.objects[oid].owner, rule="701.6a"))
+        t.emit(ev.ObjectMoved(obj=oid, new_id=t.new_id(), to_zone=to,
+                              to_player=s.objects[oid].owner,
+                              rule={"graveyard": "701.6a", "library": "614.1a"}.get(
+                                  to, "903.9b")))
     return False
 
 
@@ -182,3 +191,5 @@ def _shuffle_into_library(t: Txn, m: Marker, item: StackItem, eff: ShuffleIntoLi
 # 903.9b: each puts a commander where its owner may choose the command zone instead
 add_card(card("Griptide", spell(PutOnTopOfLibrary(what=0), targets=target("creature"))))
 add_card(card("Evacuation", spell(ReturnToHand(what="all_creatures"))))
+add_card(card("Memory Lapse", spell(CounterTarget(what=0, to_library_top=True),
+                                    targets=target("spell"))))

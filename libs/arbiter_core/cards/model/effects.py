@@ -38,10 +38,13 @@ class Destroy(DataModel):
 
 
 class CounterTarget(DataModel):
-    """Counter target spell (CR 701.6)."""
+    """Counter target spell (CR 701.6). `to_library_top`: "If that spell is countered this
+    way, put it on top of its owner's library instead of into that player's graveyard."
+    (Memory Lapse, a replacement effect, 614.1a)."""
 
     kind: Literal["counter"] = "counter"
     what: TargetRef = 0
+    to_library_top: bool = False
 
 
 PTSubject = Literal["target", "self", "enchanted", "equipped", "creatures_you_control",
