@@ -151,9 +151,11 @@ def _copy_chosen(s: GameState, e: ev.CopyChosen) -> None:
 def _became_copy(s: GameState, e: ev.BecameCopy) -> None:
     o, of = s.objects[e.obj], s.objects[e.of]
     if of.face_down:  # 708.10, 707.2: the face-down values, no name
-        set_obj(s, e.obj, name="", token=COPIED_FACE_DOWN, printed=o.printed or o.name)
+        set_obj(s, e.obj, name="", token=COPIED_FACE_DOWN, printed=o.printed or o.name,
+                own_token=o.own_token if o.printed is not None else o.token)
         return
-    set_obj(s, e.obj, name=of.name, token=of.token, printed=o.printed or o.name)
+    set_obj(s, e.obj, name=of.name, token=of.token, printed=o.printed or o.name,
+            own_token=o.own_token if o.printed is not None else o.token)
 
 
 @explains(ev.CopyChosen)

@@ -16,8 +16,7 @@ creature until end of turn.").
   commander that becomes a copy of another creature is still a commander, and its
   combat damage is still commander damage.
 
-Known gap: a token target would lose its own token values (the copy's layer 1 replaces
-them and nothing keeps them): a token target is left as it is.
+A token target keeps its own values aside while it is a copy (`Obj.own_token`).
 """
 
 from __future__ import annotations
@@ -63,7 +62,7 @@ def _originals(s: GameState) -> list[int]:
 def _become_copy(t: Txn, m: Marker, item: StackItem, eff: BecomeCopyUntilEndOfTurn,
                  legal: Legal, index: int) -> bool:
     s = t.s
-    targets = [o for o in objects_of(legal[eff.target]) if s.objects[o].token is None]
+    targets = objects_of(legal[eff.target])
     if not targets:
         return False
     asked, of = chosen(item)
@@ -114,8 +113,8 @@ ENDED_AT_CLEANUP.add("all", _ended)
 @applies(CopyEnded)
 def _copy_ended(s: GameState, e: CopyEnded) -> None:
     o = s.objects[e.obj]
-    if o.printed is not None:
-        set_obj(s, e.obj, name=o.printed, token=None, printed=None)
+    if o.printed is not None:  # a token gets its own values back (`own_token`)
+        set_obj(s, e.obj, name=o.printed, token=o.own_token, printed=None, own_token=None)
 
 
 @explains(CopyEnded)
