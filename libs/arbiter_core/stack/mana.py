@@ -244,7 +244,8 @@ def activate_mana_ability(t: Txn, player: str, o: Obj, mana: str | None = None,
         if ability is None:
             one_of = mana_of_a_color(t.s, o)
             assert one_of is not None
-            if len(one_of[1]) > 1 and marker is not None:
+            if len(one_of[1]) > 1:
+                assert marker is not None, "a color to choose needs the player's marker"
                 t.emit(ev.DecisionRequested(marker=marker, kind="choose_mana_color",
                                             player=player, options=[o.id], count=1,
                                             choices=list(one_of[1]), rule="605.3b"))
