@@ -3,7 +3,7 @@
 
 Source: MTGJSON v5 set files (meta.version 5.2.0+20220425, date 2022-04-25) as committed in
     github.com/AUTRE04216/jsonSets (commit ca38aa761f36c5ac61bebfb6a6f37b6980c487de, one
-    <SET>.json per set at repo root). Also 57 cards listed in tools/extra_cards.txt,
+    <SET>.json per set at repo root). Also 58 cards listed in tools/extra_cards.txt,
     from MTGJSON v5.2.0+20220425 set files from
     github.com/AUTRE04216/jsonSets@ca38aa761f36c5ac61bebfb6a6f37b6980c487de (CMR.json
     missing)
@@ -2372,6 +2372,18 @@ FACTS: dict[str, CardFacts] = {
             "Counter target spell. If that spell is countered this way, put it on "
             "top of its owner's library instead of into that player's graveyard."
         ),
+        keywords=(),
+    ),
+    "Hallowed Burial": CardFacts(
+        name="Hallowed Burial",
+        mana_cost="{3}{W}{W}",
+        colors=("W",),
+        supertypes=(),
+        types=("Sorcery",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text="Put all creatures on the bottom of their owners' libraries.",
         keywords=(),
     ),
 }

@@ -62,7 +62,7 @@ def _destroy(t: Txn, m: Marker, item: StackItem, eff: Destroy, legal: Legal,
              index: int) -> bool:
     """CR 701.8a: a target, or all creatures (each within range, 801.10)."""
     s = t.s
-    ids = (_all_creatures(t, item) if eff.what == "all_creatures"
+    ids = (all_creatures(t, item) if eff.what == "all_creatures"
            else objects_of(legal[eff.what]))
     for oid in ids:
         t.emit(ev.ObjectMoved(obj=oid, new_id=t.new_id(), to_zone="graveyard",
@@ -93,7 +93,7 @@ def _counter(t: Txn, m: Marker, item: StackItem, eff: CounterTarget, legal: Lega
     return False
 
 
-def _all_creatures(t: Txn, item: StackItem) -> list[int]:
+def all_creatures(t: Txn, item: StackItem) -> list[int]:
     """All creatures on the battlefield within the controller's range (801.10)."""
     return [o.id for o in t.s.permanents() if is_creature(o)
             and object_in_range(t.s, item.controller, o)]
@@ -121,7 +121,7 @@ def _move_each(t: Txn, m: Marker, item: StackItem, index: int, ids: list[int],
 @effect(ReturnToHand)
 def _return_to_hand(t: Txn, m: Marker, item: StackItem, eff: ReturnToHand, legal: Legal,
                     index: int) -> bool:
-    ids = (_all_creatures(t, item) if eff.what == "all_creatures"
+    ids = (all_creatures(t, item) if eff.what == "all_creatures"
            else objects_of(legal[eff.what]))
     return _move_each(t, m, item, index, ids, "hand")
 

@@ -82,6 +82,7 @@ from arbiter_core.cards.model.effects import (
     OpponentsCantWin,
     PowerToughnessFaceDownCreatures,
     PreventCombatDamage,
+    PutOnBottomOfLibraries,
     PutOntoBattlefieldAttacking,
     PutOnTopOfLibrary,
     ReturnCommandersToCommandZone,
@@ -110,6 +111,7 @@ Effect = (
     | Manifest
     | ReturnToHand
     | PutOnTopOfLibrary
+    | PutOnBottomOfLibraries
     | BecomeCopyUntilEndOfTurn
     | BecomeArtifactCreatureUntilEndOfTurn
     | ReturnCommandersToCommandZone

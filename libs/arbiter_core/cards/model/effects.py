@@ -399,3 +399,11 @@ class DrawPerCreatureOfColor(DataModel):
 
     kind: Literal["draw_per_creature_of_color"] = "draw_per_creature_of_color"
     color: Color
+
+
+class PutOnBottomOfLibraries(DataModel):
+    """"Put all creatures on the bottom of their owners' libraries." (Hallowed Burial;
+    401.4: each owner orders their cards)."""
+
+    kind: Literal["put_on_bottom_of_libraries"] = "put_on_bottom_of_libraries"
+    what: Literal["all_creatures"] = "all_creatures"

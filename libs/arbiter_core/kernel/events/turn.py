@@ -97,6 +97,7 @@ class DecisionRequested(EventBase):
         "search", "choose_color", "choose_team_member", "proliferate", "redistribute",
         "choose_opponent", "choose_card", "pay_or_not", "choose_active_player", "you_may",
         "choose_targets", "choose_copy", "choose_copy_original", "choose_mana_color",
+        "order_library_bottom",
         "mulligan", "mulligan_bottom",
         "order_triggers", "opening_hand",
         "commander_zone", "put_attacking",
