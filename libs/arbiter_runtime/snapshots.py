@@ -79,8 +79,9 @@ def _record(data: Any) -> Any:
         values = {f.name: _record(data[f.name]) for f in fields(cls) if f.name in data}
         if kind == "Marker":
             values["step"] = st.Step(values["step"])
-        if kind == "Obj" and values.get("token") is not None:
-            values["token"] = from_builtins(TokenSpec, data["token"])
+        for spec in ("token", "own_token"):
+            if kind == "Obj" and values.get(spec) is not None:
+                values[spec] = from_builtins(TokenSpec, data[spec])
         _typed_refs(kind, values)
         return cls(**values)
     if isinstance(data, list):

@@ -90,11 +90,11 @@ def test_brawl_903_12() -> None:
     assert ("deck", "903.12d") in found(LEGAL, *brawl)
     bolas = "Commander\n1 Nicol Bolas, Planeswalker\nDeck\n"
     assert found(bolas, R.commander_card(brawl=True)) == []
-    assert found(bolas, R.commander_card()) == [("Nicol Bolas, Planeswalker", "903.3")]
+    assert found(bolas, R.commander_card()) == [("Nicol Bolas, Planeswalker", "903.3a")]
     # 903.12e: a colorless commander's deck may hold basics of one basic land type
     colorless = "Commander\n1 Karn, Silver Golem\nDeck\n"
     rules = (R.commander_color_identity(brawl=True),)
     assert found(colorless + "20 Mountain\n", *rules) == []
     assert found(colorless + "20 Mountain\n", R.commander_color_identity()) == [
         ("Mountain", "903.5d")]
-    assert found(colorless + "10 Mountain\n10 Forest\n", *rules) == [("Forest", "903.5d")]
+    assert found(colorless + "10 Mountain\n10 Forest\n", *rules) == [("Forest", "903.12e")]

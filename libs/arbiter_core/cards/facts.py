@@ -3,7 +3,7 @@
 
 Source: MTGJSON v5 set files (meta.version 5.2.0+20220425, date 2022-04-25) as committed in
     github.com/AUTRE04216/jsonSets (commit ca38aa761f36c5ac61bebfb6a6f37b6980c487de, one
-    <SET>.json per set at repo root). Also 49 cards listed in tools/extra_cards.txt,
+    <SET>.json per set at repo root). Also 59 cards listed in tools/extra_cards.txt,
     from MTGJSON v5.2.0+20220425 set files from
     github.com/AUTRE04216/jsonSets@ca38aa761f36c5ac61bebfb6a6f37b6980c487de (CMR.json
     missing)
@@ -2254,6 +2254,151 @@ FACTS: dict[str, CardFacts] = {
             "You may reveal a sorcery card you own from outside the game and put "
             "it into your hand. Exile Burning Wish."
         ),
+        keywords=(),
+    ),
+    "Griptide": CardFacts(
+        name="Griptide",
+        mana_cost="{3}{U}",
+        colors=("U",),
+        supertypes=(),
+        types=("Instant",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text="Put target creature on top of its owner's library.",
+        keywords=(),
+    ),
+    "Evacuation": CardFacts(
+        name="Evacuation",
+        mana_cost="{3}{U}{U}",
+        colors=("U",),
+        supertypes=(),
+        types=("Instant",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text="Return all creatures to their owners' hands.",
+        keywords=(),
+    ),
+    "Body Double": CardFacts(
+        name="Body Double",
+        mana_cost="{4}{U}",
+        colors=("U",),
+        supertypes=(),
+        types=("Creature",),
+        subtypes=("Shapeshifter",),
+        power=0,
+        toughness=0,
+        oracle_text=(
+            "You may have Body Double enter the battlefield as a copy of any "
+            "creature card in a graveyard."
+        ),
+        keywords=(),
+    ),
+    "Command Tower": CardFacts(
+        name="Command Tower",
+        mana_cost="",
+        colors=(),
+        supertypes=(),
+        types=("Land",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text="{T}: Add one mana of any color in your commander's color identity.",
+        keywords=(),
+    ),
+    "Karn, Silver Golem": CardFacts(
+        name="Karn, Silver Golem",
+        mana_cost="{5}",
+        colors=(),
+        supertypes=("Legendary",),
+        types=("Artifact", "Creature"),
+        subtypes=("Golem",),
+        power=4,
+        toughness=4,
+        oracle_text=(
+            "Whenever Karn, Silver Golem blocks or becomes blocked, it gets -4/+4 "
+            "until end of turn.\n"
+            "{1}: Target noncreature artifact becomes an artifact creature with "
+            "power and toughness each equal to its mana value until end of turn."
+        ),
+        keywords=(),
+    ),
+    "Leadership Vacuum": CardFacts(
+        name="Leadership Vacuum",
+        mana_cost="{2}{U}",
+        colors=("U",),
+        supertypes=(),
+        types=("Instant",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "Target player returns each commander they control from the "
+            "battlefield to the command zone.\n"
+            "Draw a card."
+        ),
+        keywords=(),
+    ),
+    "Stinging Study": CardFacts(
+        name="Stinging Study",
+        mana_cost="{4}{B}",
+        colors=("B",),
+        supertypes=(),
+        types=("Instant",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "You draw X cards and you lose X life, where X is the mana value of a "
+            "commander you own on the battlefield or in the command zone."
+        ),
+        keywords=(),
+    ),
+    "Freyalise, Llanowar's Fury": CardFacts(
+        name="Freyalise, Llanowar's Fury",
+        mana_cost="{3}{G}{G}",
+        colors=("G",),
+        supertypes=("Legendary",),
+        types=("Planeswalker",),
+        subtypes=("Freyalise",),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "[+2]: Create a 1/1 green Elf Druid creature token with \"{T}: Add "
+            "{G}.\"\n"
+            "[\u22122]: Destroy target artifact or enchantment.\n"
+            "[\u22126]: Draw a card for each green creature you control.\n"
+            "Freyalise, Llanowar's Fury can be your commander."
+        ),
+        keywords=(),
+        loyalty=3,
+    ),
+    "Memory Lapse": CardFacts(
+        name="Memory Lapse",
+        mana_cost="{1}{U}",
+        colors=("U",),
+        supertypes=(),
+        types=("Instant",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "Counter target spell. If that spell is countered this way, put it on "
+            "top of its owner's library instead of into that player's graveyard."
+        ),
+        keywords=(),
+    ),
+    "Hallowed Burial": CardFacts(
+        name="Hallowed Burial",
+        mana_cost="{3}{W}{W}",
+        colors=("W",),
+        supertypes=(),
+        types=("Sorcery",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text="Put all creatures on the bottom of their owners' libraries.",
         keywords=(),
     ),
 }

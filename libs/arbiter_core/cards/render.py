@@ -147,6 +147,8 @@ def _triggered(ability: TriggeredAbility, card: CardDefinition) -> str:
     effects = effects_text(ability.effects, card, ability.targets,
                            additional_draw=ability.event == "each_draw_step",
                            optional=ability.optional)
+    if card.name in trigger and effects.startswith(f"{card.name} gets "):
+        effects = "it" + effects.removeprefix(card.name)  # the trigger named it already
     text = f"{trigger}{condition}, {effects}"
     reminder = TRIGGER_REMINDERS.get(ability.event)
     return f"{text} ({reminder})" if reminder else text

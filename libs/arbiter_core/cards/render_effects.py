@@ -66,9 +66,17 @@ def shares_sentence(previous: Effect, effect: Effect) -> bool:
     return isinstance(previous, CantLose) and isinstance(effect, OpponentsCantWin)
 
 
+#: effects the Oracle prints as a paragraph of their own, whatever follows (a mechanic
+#: module adds its model: Leadership Vacuum's "... to the command zone." then "Draw a
+#: card.")
+OWN_PARAGRAPH: set[type] = set()
+
+
 def ends_paragraph(effect: Effect) -> bool:
     """A keyword action printed with its reminder text stands as its own paragraph
     ("Proliferate. (...)" then "Draw a card." on the next line)."""
+    if type(effect) in OWN_PARAGRAPH:
+        return True
     return isinstance(effect, Proliferate | Detain) and effect.reminder
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from arbiter_core.cards.model import (
+    TOKEN_ABILITIES,
     Amount,
     CardDefinition,
     Cost,
@@ -74,6 +75,7 @@ TARGET_NOUNS: dict[TargetKind, tuple[str, str]] = {
         "creature, planeswalker, or player",
         "creatures, planeswalkers, and/or players",
     ),
+    "noncreature_artifact": ("noncreature artifact", "noncreature artifacts"),
 }
 
 # How a target already named is referred back to: "that creature", "that player".
@@ -89,6 +91,7 @@ TARGET_REFERENCE_NOUNS: dict[TargetKind, str] = {
     "opponent": "player",
     "creature_an_opponent_controls": "creature",
     "creature_planeswalker_or_player": "permanent or player",
+    "noncreature_artifact": "artifact",
 }
 
 TRIGGER_PHRASES: dict[TriggerEvent, str] = {
@@ -106,6 +109,7 @@ TRIGGER_PHRASES: dict[TriggerEvent, str] = {
     "your_end_step": "At the beginning of your end step",
     "attacks_opponent": "Whenever {name} attacks an opponent",
     "creature_you_control_attacks_alone": "Whenever a creature you control attacks alone",
+    "blocks_or_becomes_blocked": "Whenever {name} blocks or becomes blocked",
 }
 
 # Reminder text the Oracle prints after an effect (CR 207.2a).
@@ -278,10 +282,13 @@ def token_text(spec: TokenSpec, count: Amount) -> str:
     colors = " and ".join(COLOR_WORDS[c] for c in spec.colors) or "colorless"
     types = " ".join(t.lower() for t in spec.types)
     body = f"{spec.power}/{spec.toughness} {colors} {' '.join(spec.subtypes)} {types}"
+    quoted = TOKEN_ABILITIES.get(spec.name, ((), ""))[1]
+    with_text = f' with "{quoted}"' if quoted else ""
     if isinstance(count, int):
         article = indefinite_article(body)
-        return count_noun(count, f"{body} token", f"{body} tokens", article=article)
-    return f"X {body} tokens"
+        return count_noun(count, f"{body} token{with_text}", f"{body} tokens{with_text}",
+                          article=article)
+    return f"X {body} tokens{with_text}"
 
 
 def and_list(items: Sequence[str]) -> str:

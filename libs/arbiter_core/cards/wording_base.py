@@ -33,6 +33,7 @@ from arbiter_core.cards.model import (
     NoLossForZeroLife,
     OpponentsCantWin,
     PreventCombatDamage,
+    PutOnTopOfLibrary,
     ReturnToHand,
     SearchOntoBattlefield,
     ShuffleIntoLibrary,
@@ -84,7 +85,11 @@ def _destroy(effect: Destroy, ctx: Context) -> str:
 
 @wording(CounterTarget)
 def _counter_target(effect: CounterTarget, ctx: Context) -> str:
-    return f"counter {ctx.target(effect.what)}."
+    text = f"counter {ctx.target(effect.what)}."
+    if effect.to_library_top:
+        text += (" If that spell is countered this way, put it on top of its owner's "
+                 "library instead of into that player's graveyard.")
+    return text
 
 
 @wording(ModifyPowerToughness)
@@ -138,6 +143,8 @@ def _discard(effect: Discard, ctx: Context) -> str:
 
 @wording(ReturnToHand)
 def _return_to_hand(effect: ReturnToHand, ctx: Context) -> str:
+    if effect.what == "all_creatures":
+        return "return all creatures to their owners' hands."
     spec = ctx.targets[effect.what] if effect.what < len(ctx.targets) else None
     # A card in your graveyard is one you own (CR 400.3): it goes to your hand.
     in_your_graveyard = spec is not None and spec.kind in (
@@ -146,9 +153,15 @@ def _return_to_hand(effect: ReturnToHand, ctx: Context) -> str:
     return f"return {ctx.target(effect.what)} to {hand}."
 
 
+@wording(PutOnTopOfLibrary)
+def _put_on_top_of_library(effect: PutOnTopOfLibrary, ctx: Context) -> str:
+    return f"put {ctx.target(effect.what)} on top of its owner's library."
+
+
 @wording(CreateTokens)
 def _create_tokens(effect: CreateTokens, ctx: Context) -> str:
-    return f"create {token_text(effect.token, effect.count)}{where_x(effect.count)}."
+    text = f"create {token_text(effect.token, effect.count)}{where_x(effect.count)}"
+    return text if text.endswith('."') else f"{text}."  # a quoted ability ends it
 
 
 @wording(PreventCombatDamage)
@@ -270,6 +283,9 @@ def _cant_attack_you_if_chosen_color_without_flying(effect: CantAttackYouIfChose
 @wording(EnterAsCopy)
 def _enter_as_copy(effect: EnterAsCopy, ctx: Context) -> str:
     # CR 707.5, 614.1c
+    if effect.of == "creature_card_in_a_graveyard":
+        return (f"you may have {ctx.name} enter the battlefield as a copy of any "
+                "creature card in a graveyard.")
     return (f"you may have {ctx.name} enter the battlefield as a copy of any creature "
             "on the battlefield.")
 

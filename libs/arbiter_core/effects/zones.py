@@ -1,12 +1,15 @@
 """Effects that move objects or make them (CR 608.2c): destroy (701.8), counter
-(701.6), return to the hand, create tokens (111.2), attach (701.3; equip, 702.6a),
-untap (701.26b), and a spell shuffled into its owner's library instead of going to the
+(701.6), return to the hand (a target or all creatures: Evacuation) or put on top of
+the library (Griptide), create tokens (111.2), attach (701.3; equip, 702.6a), untap
+(701.26b), and a spell shuffled into its owner's library instead of going to the
 graveyard (608.2n, done as it leaves the stack: `resolve.finish`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Literal
 
+from arbiter_core.cards.build import card, spell, target
 from arbiter_core.cards.model import (
     Attach,
     CounterTarget,
@@ -14,11 +17,13 @@ from arbiter_core.cards.model import (
     CreateTokens,
     Destroy,
     EquipAbility,
+    PutOnTopOfLibrary,
     ReturnToHand,
     ShuffleIntoLibrary,
     TargetSpec,
     Untap,
 )
+from arbiter_core.cards.pool import add_card
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.registry import Hooks
 from arbiter_core.kernel.state import Marker, StackItem
@@ -57,9 +62,8 @@ def _destroy(t: Txn, m: Marker, item: StackItem, eff: Destroy, legal: Legal,
              index: int) -> bool:
     """CR 701.8a: a target, or all creatures (each within range, 801.10)."""
     s = t.s
-    ids = ([o.id for o in s.permanents() if is_creature(o)
-            and object_in_range(s, item.controller, o)]
-           if eff.what == "all_creatures" else objects_of(legal[eff.what]))
+    ids = (all_creatures(t, item) if eff.what == "all_creatures"
+           else objects_of(legal[eff.what]))
     for oid in ids:
         t.emit(ev.ObjectMoved(obj=oid, new_id=t.new_id(), to_zone="graveyard",
                               to_player=s.objects[oid].owner, rule="701.8a"))
@@ -69,30 +73,65 @@ def _destroy(t: Txn, m: Marker, item: StackItem, eff: Destroy, legal: Legal,
 @effect(CounterTarget)
 def _counter(t: Txn, m: Marker, item: StackItem, eff: CounterTarget, legal: Legal,
              index: int) -> bool:
-    """CR 701.6a: the spell leaves its stack for its owner's graveyard."""
+    """CR 701.6a: the spell leaves its stack for its owner's graveyard, or (Memory Lapse)
+    the top of its owner's library instead (614.1a), where 903.9b may apply again."""
     s = t.s
     for oid in objects_of(legal[eff.what]):
         countered = next(i for i in s.stack_items.values() if i.obj == oid)
+        to = "graveyard"
+        if eff.to_library_top:  # Memory Lapse's replacement (614.1a), then 903.9b's
+            instead = replaced_zone(t, m, item, index, oid, "library")
+            if instead is None:
+                return True  # paused for a decision before the spell is countered
+            to = instead
         t.emit(ev.StackItemCountered(item=countered.id, marker=countered.marker,
                                      rule="701.6a"))
-        t.emit(ev.ObjectMoved(obj=oid, new_id=t.new_id(), to_zone="graveyard",
-                              to_player=s.objects[oid].owner, rule="701.6a"))
+        t.emit(ev.ObjectMoved(obj=oid, new_id=t.new_id(), to_zone=to,
+                              to_player=s.objects[oid].owner,
+                              rule={"graveyard": "701.6a", "library": "614.1a"}.get(
+                                  to, "903.9b")))
+    return False
+
+
+def all_creatures(t: Txn, item: StackItem) -> list[int]:
+    """All creatures on the battlefield within the controller's range (801.10)."""
+    return [o.id for o in t.s.permanents() if is_creature(o)
+            and object_in_range(t.s, item.controller, o)]
+
+
+def _move_each(t: Txn, m: Marker, item: StackItem, index: int, ids: list[int],
+               zone: Literal["hand", "library"]) -> bool:
+    """Put each object into its owner's `zone` (608.2c), each after its replacements
+    (614.1a; 903.9b: a commander's owner may choose the command zone instead, asked for
+    each commander in turn, so one event may be replaced for several). True when the
+    resolution paused for a choice; resumed, the objects already moved are gone and the
+    rest go on."""
+    for oid in ids:
+        if oid not in t.s.objects:  # already moved, before a pause for a choice
+            continue
+        to = replaced_zone(t, m, item, index, oid, zone)
+        if to is None:
+            return True  # paused for a decision (903.9b)
+        t.emit(ev.ObjectMoved(obj=oid, new_id=t.new_id(), to_zone=to,
+                              to_player=t.s.objects[oid].owner,
+                              rule="608.2c" if to == zone else "903.9b"))
     return False
 
 
 @effect(ReturnToHand)
 def _return_to_hand(t: Txn, m: Marker, item: StackItem, eff: ReturnToHand, legal: Legal,
                     index: int) -> bool:
-    for oid in objects_of(legal[eff.what]):
-        if oid not in t.s.objects:  # already moved, before a pause for a choice
-            continue
-        to = replaced_zone(t, m, item, index, oid, "hand")
-        if to is None:
-            return True  # paused for a decision (903.9b)
-        t.emit(ev.ObjectMoved(obj=oid, new_id=t.new_id(), to_zone=to,
-                              to_player=t.s.objects[oid].owner,
-                              rule="608.2c" if to == "hand" else "903.9b"))
-    return False
+    ids = (all_creatures(t, item) if eff.what == "all_creatures"
+           else objects_of(legal[eff.what]))
+    return _move_each(t, m, item, index, ids, "hand")
+
+
+@effect(PutOnTopOfLibrary)
+def _put_on_top_of_library(t: Txn, m: Marker, item: StackItem, eff: PutOnTopOfLibrary,
+                           legal: Legal, index: int) -> bool:
+    """Griptide: the target goes on top of its owner's library (a moved card goes on
+    top, `kernel.edits.put`)."""
+    return _move_each(t, m, item, index, objects_of(legal[eff.what]), "library")
 
 
 @effect(CreateTokens)
@@ -147,3 +186,10 @@ def _shuffle_into_library(t: Txn, m: Marker, item: StackItem, eff: ShuffleIntoLi
                           legal: Legal, index: int) -> bool:
     """Done as the spell leaves the stack (608.2n, `resolve.finish`)."""
     return False
+
+
+# 903.9b: each puts a commander where its owner may choose the command zone instead
+add_card(card("Griptide", spell(PutOnTopOfLibrary(what=0), targets=target("creature"))))
+add_card(card("Evacuation", spell(ReturnToHand(what="all_creatures"))))
+add_card(card("Memory Lapse", spell(CounterTarget(what=0, to_library_top=True),
+                                    targets=target("spell"))))

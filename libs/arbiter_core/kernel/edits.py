@@ -41,7 +41,7 @@ def move(s: GameState, oid: int, new_id: int, zone: Zone, controller: str | None
             owner=o.owner,
             controller=controller or o.owner,
             zone=zone,
-            token=o.token if o.printed is None else None,
+            token=o.token if o.printed is None else o.own_token,
             sick=zone == "battlefield",
             timestamp=s.timestamp,
             default_controller=controller or o.owner,

@@ -53,6 +53,9 @@ DecisionKind = Literal[
     "choose_active_player",  # 805.9: which active player "the active player" means
     "you_may",  # 603.5, 608.2d: an optional ("you may") effect: choices "yes" / "no"
     "choose_copy",  # 707.5: the creature (options) a Clone enters as a copy of, or none
+    "choose_copy_original",  # 707.2: the creature (options) a target becomes a copy of
+    "order_library_bottom",  # 401.4: the order (options) of cards put on a library's bottom
+    "choose_mana_color",  # 605.3b: the color (choices) of one mana a source (options) adds
     "choose_targets",  # 603.3d: a trigger's targets: objects (options), players (choices)
     "mulligan",  # 103.5: keep the hand or take a mulligan: choices "keep" / "mulligan"
     "mulligan_bottom",  # 103.5: the cards (options) put on the bottom after a mulligan

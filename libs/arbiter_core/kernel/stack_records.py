@@ -41,7 +41,8 @@ class StackItem:
 EffectKind = Literal["pt", "prevent_combat_damage", "control", "keyword", "become_creature",
                      "detain", "redirect",
                      "attack_requirement",  # "attacks this turn if able" (508.1d)
-                     "until_planeswalk"]  # lasts until a player planeswalks (901.11)
+                     "until_planeswalk",  # lasts until a player planeswalks (901.11)
+                     "copy"]  # a copy effect until end of turn (Cytoshape, 707.2)
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,7 +38,7 @@ from arbiter_core.kernel.stack_records import Trigger as Trigger
 from arbiter_core.kernel.variant_state import CommanderState as CommanderState
 
 
-@shown_when_set("printed", "face_down", "manifested")
+@shown_when_set("printed", "face_down", "manifested", "own_token")
 @dataclass(frozen=True, slots=True)
 class Obj:
     """A game object (CR 109) in some zone. A zone change makes a new object with a new
@@ -71,6 +71,9 @@ class Obj:
     face_down: bool = field(default=False, repr=False)
     # a face-down permanent put onto the battlefield by manifest, while face down (701.40a)
     manifested: bool = field(default=False, repr=False)
+    # a token's own values while it is a copy of something else (`printed` its own name;
+    # Cytoshape on a token, 707.2): restored when the copy effect ends
+    own_token: TokenSpec | None = field(default=None, repr=False)
 
     def counter(self, kind: str) -> int:
         for k, n in self.counters:

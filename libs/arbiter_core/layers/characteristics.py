@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from arbiter_core.cards import POOL, card_names, get_card
 from arbiter_core.cards.model import (
+    TOKEN_ABILITIES,
     AllCreaturesHaveKeyword,
     CantAttackOrBlock,
     CardDefinition,
@@ -37,8 +38,14 @@ from arbiter_core.multiplayer.information import chosen_hand_modifier
 def _token_definition(t: TokenSpec) -> CardDefinition:
     """A token's characteristics (frozen data: built once per kind of token)."""
     return CardDefinition(name=t.name, colors=t.colors, types=t.types,
-                          subtypes=t.subtypes, power=t.power, toughness=t.toughness)
+                          subtypes=t.subtypes, power=t.power, toughness=t.toughness,
+                          abilities=TOKEN_ABILITIES.get(t.name, ((), ""))[0])
 
+
+#: characteristic-defining abilities setting power and toughness (604.3, 613.4a): each
+#: answers (power, toughness) for a definition whose ability it is, or None
+PT_DEFINED: Hooks[str, Callable[[GameState, CardDefinition], tuple[int, int] | None]] = (
+    Hooks("power and toughness defined"))
 
 _TOKEN_DEFINITIONS: dict[int, tuple[TokenSpec, CardDefinition]] = {}  # by id of the spec
 
@@ -268,6 +275,11 @@ def power_toughness(s: GameState, o: Obj, effects: Statics | None = None,
     if d is None:
         d = definition(o)
     power, toughness = d.power or 0, d.toughness or 0
+    if d.power is None and "Creature" in d.types:  # "*": a characteristic-defining ability
+        for defined in PT_DEFINED["all"]:  # (604.3, layer 7a)
+            pt = defined(s, d)
+            if pt is not None:
+                power, toughness = pt
     if o.zone != "battlefield":
         return power, toughness
     for src, eff in statics(s) if effects is None else effects.affecting(o):

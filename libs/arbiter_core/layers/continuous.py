@@ -7,6 +7,7 @@ and ended (514.2, 701.35a). Which layer each kind applies in is in `characterist
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from arbiter_core.cards.model import (
@@ -24,9 +25,15 @@ from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.explain import Namer, explains, objs
 from arbiter_core.kernel.refs import parse_ref
+from arbiter_core.kernel.registry import Hooks
 from arbiter_core.kernel.state import Effect, GameState, Marker, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.stack.items import Legal, effect, group, objects_of, static_effect
+
+#: what else ends with the "until end of turn" effects at cleanup (514.2): each hook is
+#: given the effects that just ended (a copy effect, `layers/copy_until_end_of_turn.py`)
+ENDED_AT_CLEANUP: Hooks[str, Callable[[Txn, tuple[Effect, ...]], None]] = Hooks(
+    "end of an until-end-of-turn effect")
 
 # Static abilities whose effects `characteristics` applies in their layers (613.1f,
 # 613.4c; 508.1c and 509.1b for "can't attack or block") and `information` (Nyxathid's

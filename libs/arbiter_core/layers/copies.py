@@ -1,5 +1,6 @@
 """Entering the battlefield as a copy (CR 707.5): "You may have ~ enter the battlefield
-as a copy of any creature on the battlefield" (Clone) is a replacement effect (614.1c):
+as a copy of any creature on the battlefield" (Clone; "of any creature card in a
+graveyard": Body Double) is a replacement effect (614.1c):
 the choice is made as the permanent spell resolves, before it enters (a `choose_copy`
 decision: one of the creatures, or none), and it enters already a copy.
 
@@ -16,7 +17,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from arbiter_core.cards.build import card
 from arbiter_core.cards.model import CardDefinition, EnterAsCopy, StaticAbility
+from arbiter_core.cards.pool import add_card
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.commands import ChooseObjects, PlayerCommand
 from arbiter_core.kernel.decisions import decision
@@ -32,9 +35,25 @@ from arbiter_core.stack.items import static_effect
 from arbiter_core.stack.resolve import BEFORE_ENTERING, ENTERED_AS, finish, resume
 
 
+def _copy_effect(d: CardDefinition) -> EnterAsCopy | None:
+    return next((e for ab in d.abilities if isinstance(ab, StaticAbility)
+                 for e in ab.effects if isinstance(e, EnterAsCopy)), None)
+
+
 def enters_as_copy(d: CardDefinition) -> bool:
-    return any(isinstance(e, EnterAsCopy) for ab in d.abilities
-               if isinstance(ab, StaticAbility) for e in ab.effects)
+    return _copy_effect(d) is not None
+
+
+def _originals(s: GameState, d: CardDefinition) -> list[int]:
+    """What it may copy: each creature on the battlefield (Clone), or each creature card
+    in a graveyard (Body Double; the copy takes the card's values, 707.2)."""
+    eff = _copy_effect(d)
+    if eff is None:
+        return []
+    if eff.of == "creature_card_in_a_graveyard":
+        return [oid for p in s.players for oid in s.zone(p, "graveyard")
+                if "Creature" in definition(s.objects[oid]).types]
+    return [oid for oid in s.battlefield if is_creature(s.objects[oid])]
 
 
 def chosen(item: StackItem) -> tuple[bool, int | None]:
@@ -51,9 +70,9 @@ def ask(t: Txn, m: Marker, item: StackItem) -> bool:
     s = t.s
     if item.kind != "spell" or item.obj is None or item.obj not in s.objects:
         return False
-    if not enters_as_copy(definition(s.objects[item.obj])) or chosen(item)[0]:
+    if chosen(item)[0]:
         return False
-    creatures = [oid for oid in s.battlefield if is_creature(s.objects[oid])]
+    creatures = _originals(s, definition(s.objects[item.obj]))
     if not creatures:
         return False
     t.emit(ev.DecisionRequested(marker=m.number, kind="choose_copy", player=item.controller,
@@ -68,9 +87,9 @@ def ask_as_returned(t: Txn, m: Marker, item: StackItem, card: int, index: int) -
     controller is asked before it enters, and the ability's resolution pauses at effect
     `index`. True while asked; once answered, `become` makes it the copy."""
     s = t.s
-    if chosen(item)[0] or not enters_as_copy(definition(s.objects[card])):
+    if chosen(item)[0]:
         return False
-    creatures = [oid for oid in s.battlefield if is_creature(s.objects[oid])]
+    creatures = _originals(s, definition(s.objects[card]))
     if not creatures:
         return False
     t.emit(ev.ResolutionPaused(item=item.id, resume_at=index, rule="707.5"))
@@ -95,7 +114,7 @@ def _answer(t: Txn, m: Marker, d: Decision, cmd: ChooseObjects) -> None:
         raise RuleViolation("707.5", "choose a creature, not a player")
     picks = list(cmd.choices)
     if len(picks) > 1 or any(p not in d.options for p in picks):
-        raise RuleViolation("707.5", "choose one creature on the battlefield, or none")
+        raise RuleViolation("707.5", "choose one of the creatures offered, or none")
     assert d.stack_item is not None
     t.emit(ev.CopyChosen(item=d.stack_item, player=d.player, of=picks[0] if picks else None,
                          rule="707.5"))
@@ -110,7 +129,8 @@ def become(t: Txn, m: Marker, item: StackItem, new_id: int) -> bool:
     """The permanent entered as a copy of the chosen creature, if it is still on the
     battlefield (707.5; layer 1, 613.2a)."""
     _, of = chosen(item)
-    if of is not None and of in t.s.objects and t.s.objects[of].zone == "battlefield":
+    if of is not None and of in t.s.objects and t.s.objects[of].zone in ("battlefield",
+                                                                        "graveyard"):
         t.emit(ev.BecameCopy(obj=new_id, of=of, rule="707.5"))
     return False
 
@@ -131,9 +151,11 @@ def _copy_chosen(s: GameState, e: ev.CopyChosen) -> None:
 def _became_copy(s: GameState, e: ev.BecameCopy) -> None:
     o, of = s.objects[e.obj], s.objects[e.of]
     if of.face_down:  # 708.10, 707.2: the face-down values, no name
-        set_obj(s, e.obj, name="", token=COPIED_FACE_DOWN, printed=o.printed or o.name)
+        set_obj(s, e.obj, name="", token=COPIED_FACE_DOWN, printed=o.printed or o.name,
+                own_token=o.own_token if o.printed is not None else o.token)
         return
-    set_obj(s, e.obj, name=of.name, token=of.token, printed=o.printed or o.name)
+    set_obj(s, e.obj, name=of.name, token=of.token, printed=o.printed or o.name,
+            own_token=o.own_token if o.printed is not None else o.token)
 
 
 @explains(ev.CopyChosen)
@@ -145,3 +167,9 @@ def _explain_copy_chosen(before: GameState, e: ev.CopyChosen, name: Namer) -> st
 @explains(ev.BecameCopy)
 def _explain_became_copy(before: GameState, e: ev.BecameCopy, name: Namer) -> str:
     return f"{name(e.obj)} enters as a copy of {name(e.of)}"
+
+
+# 903.3: a copy of a commander card in a graveyard is not a commander (the designation
+# stays with the card, `CommanderState.commanders`)
+BODY_DOUBLE = add_card(card("Body Double", StaticAbility(
+    effects=(EnterAsCopy(of="creature_card_in_a_graveyard"),))))

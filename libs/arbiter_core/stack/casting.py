@@ -40,6 +40,7 @@ from arbiter_core.multiplayer.seating import active_players, opponents, teammate
 from arbiter_core.stack import choices
 from arbiter_core.stack.items import RULES_ABILITY, Meaning, ability_effects, spell_targets
 from arbiter_core.stack.mana import (
+    MANA_OF_A_COLOR,
     ManaCost,
     activate_mana_ability,
     can_tap_for_cost,
@@ -187,7 +188,7 @@ def is_mana_ability(ab: ActivatedAbility | EquipAbility) -> bool:
     """CR 605.1a: no target, could add mana, not a loyalty ability."""
     return (isinstance(ab, ActivatedAbility) and not ab.targets
             and not planeswalkers.is_loyalty_ability(ab)
-            and any(isinstance(e, AddMana) for e in ab.effects))
+            and any(isinstance(e, AddMana) or MANA_OF_A_COLOR[type(e)] for e in ab.effects))
 
 
 @handles(ActivateAbility)
@@ -208,7 +209,7 @@ def activate_ability(t: Txn, cmd: ActivateAbility) -> None:
     if is_mana_ability(ab):
         if not can_tap_for_cost(s, o):
             raise RuleViolation("302.6", f"{o.name} can't be tapped now")
-        activate_mana_ability(t, cmd.player, o)
+        activate_mana_ability(t, cmd.player, o, marker=m.number)
         return
     chosen = _equip_targets(s, m, cmd, o) if isinstance(ab, EquipAbility) else \
         _ability_targets(s, m, cmd, o, ab)

@@ -8,18 +8,24 @@ log shows exactly how a cost was paid.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import product
 
 from arbiter_core.cards.model import ActivatedAbility, AddMana
 from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.commands import ChooseOption, PlayerCommand
+from arbiter_core.kernel.decisions import decision
 from arbiter_core.kernel.edits import set_player
 from arbiter_core.kernel.errors import RuleViolation
 from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.explain import Namer, explains
-from arbiter_core.kernel.state import GameState, Marker, Obj, StackItem
+from arbiter_core.kernel.registry import Hooks
+from arbiter_core.kernel.state import Decision, GameState, Marker, Obj, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import definition, is_creature, keywords
 from arbiter_core.stack.items import Legal, effect
+from arbiter_core.stack.priority import queue_priority
 
 COLORS = "WUBRG"
 _SYMBOL = re.compile(r"\{([^}]+)\}")
@@ -70,6 +76,35 @@ def mana_ability(o: Obj) -> tuple[int, str] | None:
     return None
 
 
+#: mana abilities that add one mana of a color chosen as they resolve (605.3b), by their
+#: effect model: the colors the source can make now ("": none, e.g. 903.4f)
+MANA_OF_A_COLOR: Hooks[type, Callable[[GameState, Obj], str]] = Hooks(
+    "mana of a color chosen")
+_MAX_CHOOSING = 4  # sources of a chosen color tried at once in a plan
+
+
+def mana_of_a_color(s: GameState, o: Obj) -> tuple[int, str] | None:
+    """The object's mana ability that adds one mana of a color chosen as it resolves
+    (Command Tower), as (ability index, the colors it can make now)."""
+    for i, ab in enumerate(definition(o).abilities):
+        if (isinstance(ab, ActivatedAbility) and ab.cost.tap and not ab.cost.mana
+                and not ab.targets and len(ab.effects) == 1):
+            hooks = MANA_OF_A_COLOR[type(ab.effects[0])]
+            if hooks:
+                return i, hooks[0](s, o)
+    return None
+
+
+def choice_sources(s: GameState, player: str) -> list[tuple[Obj, str]]:
+    """The player's untapped sources of one mana of a chosen color, with their colors."""
+    out = []
+    for o in s.permanents(player):
+        found = mana_of_a_color(s, o)
+        if found is not None and found[1] and can_tap_for_cost(s, o):
+            out.append((o, found[1]))
+    return out
+
+
 def can_tap_for_cost(s: GameState, o: Obj) -> bool:
     """A {T} cost needs an untapped permanent, and a creature must have been under its
     controller's control continuously since their most recent turn began (CR 302.6)."""
@@ -115,6 +150,31 @@ def _plan(pool: str, sources: list[tuple[Obj, str]], cost: ManaCost) -> list[Obj
     return use
 
 
+def _plan_choosing(pool: str, sources: list[tuple[Obj, str]],
+                   choosing: list[tuple[Obj, str]], cost: ManaCost
+                   ) -> list[tuple[Obj, str]] | None:
+    """A plan (each source with the mana it makes) using sources of a chosen color too:
+    each color of each is tried (the color chosen as the ability resolves, 605.3b)."""
+    fixed = {o.id: mana for o, mana in sources}
+    for colors in product(*(c for _, c in choosing[:_MAX_CHOOSING])):
+        extra = [(o, c) for (o, _), c in zip(choosing, colors, strict=False)]
+        plan = _plan(pool, [*sources, *extra], cost)
+        if plan is not None:
+            made = {**fixed, **{o.id: c for o, c in extra}}
+            return [(o, made[o.id]) for o in plan]
+    return None
+
+
+def _full_plan(s: GameState, player: str, cost: ManaCost) -> list[tuple[Obj, str]] | None:
+    pool, sources = s.players[player].mana, untapped_sources(s, player)
+    plan = _plan(pool, sources, cost)
+    if plan is not None:
+        fixed = {o.id: mana for o, mana in sources}
+        return [(o, fixed[o.id]) for o in plan]
+    choosing = choice_sources(s, player)
+    return _plan_choosing(pool, sources, choosing, cost) if choosing else None
+
+
 def _spend(pool: str, cost: ManaCost) -> str:
     """The exact symbols spent: colored first, then generic, colorless before colors."""
     left = list(pool)
@@ -128,42 +188,88 @@ def _spend(pool: str, cost: ManaCost) -> str:
 
 
 def can_pay(s: GameState, player: str, cost: ManaCost) -> bool:
-    return _plan(s.players[player].mana, untapped_sources(s, player), cost) is not None
+    return _full_plan(s, player, cost) is not None
 
 
 def pay(t: Txn, player: str, cost: ManaCost, named: list[int] | None) -> None:
     """Activate mana abilities (CR 601.2g) and pay the cost (CR 601.2h). Raises
     RuleViolation, before any event is made, if it can't be paid."""
     s = t.s
-    if named is None:
-        plan = _plan(s.players[player].mana, untapped_sources(s, player), cost)
-        if plan is None:
-            raise RuleViolation("601.2h", "not enough mana to pay the total cost")
-    else:
-        plan = []
-        for oid in named:
-            o = s.objects.get(oid)
-            if o is None or o.controller != player or mana_ability(o) is None:
-                raise RuleViolation("605.1a", f"object {oid} is not your mana source")
-            if not can_tap_for_cost(s, o):
-                raise RuleViolation("302.6", f"{o.name} can't be tapped for mana now")
-            plan.append(o)
-        pool = s.players[player].mana + "".join(mana_ability(o)[1] for o in plan)  # type: ignore[index]
-        if _plan(pool, [], cost) is None:
-            raise RuleViolation("601.2h", "the named sources don't make enough mana")
-    for o in plan:
-        activate_mana_ability(t, player, o)
+    plan = _full_plan(s, player, cost) if named is None else _named_plan(s, player, cost,
+                                                                         named)
+    if plan is None:
+        raise RuleViolation("601.2h", "not enough mana to pay the total cost")
+    for o, mana in plan:
+        activate_mana_ability(t, player, o, mana)
     if cost.total:
         t.emit(ev.ManaSpent(player=player, mana=_spend(s.players[player].mana, cost),
                             rule="601.2h"))
 
 
-def activate_mana_ability(t: Txn, player: str, o: Obj) -> None:
-    """A mana ability resolves at once, without the stack (CR 605.3b)."""
-    ability = mana_ability(o)
-    assert ability is not None
+def _named_plan(s: GameState, player: str, cost: ManaCost, named: list[int]
+                ) -> list[tuple[Obj, str]]:
+    """The sources the player named, each with the mana it makes (a source of a chosen
+    color makes the one the cost needs). Raises RuleViolation if they can't pay."""
+    fixed: list[tuple[Obj, str]] = []
+    choosing: list[tuple[Obj, str]] = []
+    for oid in named:
+        o = s.objects.get(oid)
+        ability = mana_ability(o) if o is not None else None
+        one_of = mana_of_a_color(s, o) if o is not None and ability is None else None
+        if o is None or o.controller != player or (ability is None and one_of is None):
+            raise RuleViolation("605.1a", f"object {oid} is not your mana source")
+        if not can_tap_for_cost(s, o):
+            raise RuleViolation("302.6", f"{o.name} can't be tapped for mana now")
+        if ability is not None:
+            fixed.append((o, ability[1]))
+        else:
+            assert one_of is not None
+            choosing.append((o, one_of[1]))
+    pool = s.players[player].mana + "".join(mana for _, mana in fixed)
+    made = _plan_choosing(pool, [], [c for c in choosing if c[1]], cost)
+    if made is None:
+        raise RuleViolation("601.2h", "the named sources don't make enough mana")
+    chosen = {o.id: mana for o, mana in made}
+    return [*fixed, *((o, chosen.get(o.id, colors[:1])) for o, colors in choosing)]
+
+
+def activate_mana_ability(t: Txn, player: str, o: Obj, mana: str | None = None,
+                          marker: int | None = None) -> None:
+    """A mana ability resolves at once, without the stack (CR 605.3b). `mana`: what a
+    payment needs of it; a source of one mana of a chosen color activated on its own
+    asks its controller for the color (`choose_mana_color`), if it can make two or more."""
     t.emit(ev.PermanentTapped(obj=o.id, rule="602.2b"))
-    t.emit(ev.ManaAdded(player=player, mana=ability[1], source=o.id, rule="605.3b"))
+    if mana is None:
+        ability = mana_ability(o)
+        if ability is None:
+            one_of = mana_of_a_color(t.s, o)
+            assert one_of is not None
+            if len(one_of[1]) > 1:
+                assert marker is not None, "a color to choose needs the player's marker"
+                t.emit(ev.DecisionRequested(marker=marker, kind="choose_mana_color",
+                                            player=player, options=[o.id], count=1,
+                                            choices=list(one_of[1]), rule="605.3b"))
+                return
+            mana = one_of[1]
+        else:
+            mana = ability[1]
+    if mana:
+        t.emit(ev.ManaAdded(player=player, mana=mana, source=o.id, rule="605.3b"))
+
+
+def _colors(s: GameState, m: Marker, d: Decision) -> list[PlayerCommand]:
+    return [ChooseOption(player=d.player, option=c, marker=m.number) for c in d.choices]
+
+
+@decision("choose_mana_color", ChooseOption, _colors)
+def _color_chosen(t: Txn, m: Marker, d: Decision, cmd: ChooseOption) -> None:
+    """605.3b: the color of the mana, chosen as the ability resolves; then the player
+    has priority again."""
+    if cmd.option not in d.choices:
+        raise RuleViolation("605.3b", f"{cmd.option!r} is not one of {list(d.choices)}")
+    t.emit(ev.ManaAdded(player=d.player, mana=cmd.option, source=d.options[0],
+                        rule="605.3b"))
+    queue_priority(t, m.number, d.player)
 
 
 @applies(ev.ManaAdded)

@@ -36,7 +36,13 @@ from arbiter_core.stack.casting import (
     spell_cost,
 )
 from arbiter_core.stack.items import spell_targets
-from arbiter_core.stack.mana import can_pay, can_tap_for_cost, parse_cost, untapped_sources
+from arbiter_core.stack.mana import (
+    can_pay,
+    can_tap_for_cost,
+    choice_sources,
+    parse_cost,
+    untapped_sources,
+)
 from arbiter_core.stack.targets import candidates
 
 MAX_X = 10
@@ -64,7 +70,8 @@ def hand_actions(s: GameState, m: Marker, player: str) -> list[PlayerCommand]:
     """Lands to play and spells to cast from the player's hand, in the hand's order."""
     out: list[PlayerCommand] = []
     main = sorcery_timing_ok(s, m, player)
-    mana_now = len(s.players[player].mana) + sum(len(x) for _, x in untapped_sources(s, player))
+    mana_now = (len(s.players[player].mana) + sum(len(x) for _, x in untapped_sources(s, player))
+                + len(choice_sources(s, player)))
     for oid in s.zone(player, "hand"):
         d = definition(s.objects[oid])
         if "Land" in d.types:

@@ -91,6 +91,8 @@ def _object_legal(s: GameState, spec: TargetSpec, controller: str, oid: int,
                     and o.controller in (opponents(s, controller) if opps is None else opps))
         case "player_or_planeswalker":
             return o.zone == "battlefield" and is_type(o, "Planeswalker")
+        case "noncreature_artifact":
+            return o.zone == "battlefield" and is_type(o, "Artifact") and not is_creature(o)
         case "player" | "opponent":
             return False
     return False

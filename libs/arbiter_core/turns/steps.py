@@ -22,7 +22,7 @@ from arbiter_core.kernel.hashing import state_hash
 from arbiter_core.kernel.registry import Hooks
 from arbiter_core.kernel.state import GameState, Marker, StackItem, Step, Waiting, Work
 from arbiter_core.kernel.txn import Txn, before_emit
-from arbiter_core.layers import control
+from arbiter_core.layers import continuous, control
 from arbiter_core.multiplayer import influence
 from arbiter_core.multiplayer.seating import active_players, next_turn_player
 from arbiter_core.sba.conditions import needs_check
@@ -111,6 +111,8 @@ def _cleanup(t: Txn, m: Marker) -> bool:
     ending = tuple(f for f in s.effects if f.marker == m.number and f.until == "end_of_turn")
     t.emit(ev.DamageWoreOff(marker=m.number, rule="514.2"))
     control.refresh(t, ending)  # control effects that just ended (613.1b)
+    for ended in continuous.ENDED_AT_CLEANUP["all"]:
+        ended(t, ending)
     if needs_check(t.s) or t.s.triggers:
         t.emit(ev.WorkQueued(marker=m.number, kind="check_sba", then_priority=ap,
                              rule="514.3a"))

@@ -10,7 +10,11 @@ asked as a yes/no decision ("commander_zone", the object as its option) and reco
   its owner may put it into the command zone instead, a replacement effect
   (`effects.zones.MOVE_REPLACEMENTS`); the resolution pauses for the answer and goes
   on with it. The replacement may apply again to the same event (an exception to
-  614.5), so it is asked each time the object would go there.
+  614.5), so it is asked each time the object would go there - also when another
+  replacement already modified the event (Memory Lapse: a countered commander spell
+  would go on top of the library instead of the graveyard). A commander spell the
+  owner sends to the command zone is moved by the resolving effect as it counters it
+  (`CommanderZoneChosen`).
 """
 
 from __future__ import annotations
@@ -32,6 +36,16 @@ from arbiter_core.stack.resolve import resume
 from arbiter_core.variants.commander import commander_owner
 
 KIND = "commander_zone"
+
+
+class CommanderZoneChosen(ev.EventBase):
+    """903.9b: the owner of commander spell `obj` chose the command zone for it: the
+    resolving `item` puts it there as it counters it (a spell's card leaves the stack
+    only with its stack item)."""
+
+    type: Literal["CommanderZoneChosen"] = "CommanderZoneChosen"
+    item: int
+    obj: int
 
 
 class CommanderLeftInZone(ev.EventBase):
@@ -73,6 +87,8 @@ def _instead(t: Txn, m: Marker, item: StackItem, index: int, oid: int,
         return zone
     if s.commander is not None and oid in s.commander.declined:
         return zone
+    if f"command:{oid}" in item.chosen:
+        return "command"
     t.emit(ev.ResolutionPaused(item=item.id, resume_at=index, rule="903.9b"))
     t.emit(ev.DecisionRequested(marker=m.number, kind=KIND, player=owner, options=[oid],
                                 count=1, choices=["yes", "no"], stack_item=item.id,
@@ -95,7 +111,9 @@ def _answer(t: Txn, m: Marker, d: Decision, cmd: ChooseOption) -> None:
         raise RuleViolation(d.rule, f"{cmd.option!r} is not one of {list(d.choices)}")
     oid = d.options[0]
     o = t.s.objects[oid]
-    if cmd.option == "yes":
+    if cmd.option == "yes" and o.zone == "stack" and d.stack_item is not None:
+        t.emit(CommanderZoneChosen(item=d.stack_item, obj=oid, rule=d.rule))
+    elif cmd.option == "yes":
         t.emit(ev.ObjectMoved(obj=oid, new_id=t.new_id(), to_zone="command",
                               to_player=o.owner, rule=d.rule))
     else:
@@ -105,6 +123,17 @@ def _answer(t: Txn, m: Marker, d: Decision, cmd: ChooseOption) -> None:
         return
     t.emit(ev.WorkQueued(marker=m.number, kind="check_sba", then_priority=None,
                          rule="704.3"))
+
+
+@applies(CommanderZoneChosen)
+def _chosen(s: GameState, e: CommanderZoneChosen) -> None:
+    it = s.stack_items[e.item]
+    s.stack_items[e.item] = replace(it, chosen=(*it.chosen, f"command:{e.obj}"))
+
+
+@explains(CommanderZoneChosen)
+def _explain_chosen(before: GameState, e: CommanderZoneChosen, name: Namer) -> str:
+    return f"its owner puts the commander {name(e.obj)} into the command zone instead"
 
 
 @applies(CommanderLeftInZone)

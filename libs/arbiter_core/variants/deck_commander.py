@@ -3,7 +3,8 @@ identity (903.4), as `DeckRule` check functions over a resolved list (`deck_mode
 
 - 903.3 (903.12c): the Commander section holds exactly one card, and it can be a
   commander: legendary creature, Vehicle or Spacecraft card, or one that says so
-  (903.3a); in Brawl also a legendary planeswalker card.
+  (903.3a: a planeswalker that doesn't say so is cited by that rule); in Brawl also a
+  legendary planeswalker card.
 - 903.5a (903.12d): exactly 100 cards with the commander (Brawl 60).
 - 903.5b: one copy of each card but basic lands (a card whose own text allows more,
   such as Relentless Rats, keeps its own limit, 100.2a).
@@ -82,7 +83,10 @@ def commander_card(brawl: bool = False) -> DeckRule:
             return
         r = d.section(Section.COMMANDER)[0]
         allowed = ("commander", "planeswalker") if brawl else ("commander",)
-        if r.card is not None and r.card.commander not in allowed:
+        if r.card is not None and r.card.commander == "planeswalker" and not brawl:
+            yield Violation(r.card.name, "903.3a", "is a planeswalker that doesn't say it "
+                                                   "can be your commander")
+        elif r.card is not None and r.card.commander not in allowed:
             what = "creature or planeswalker" if brawl else "creature"
             yield Violation(r.card.name, rule, f"is not a legendary {what}, Vehicle or "
                                                "Spacecraft card and can't be a commander")
@@ -132,8 +136,13 @@ def commander_color_identity(brawl: bool = False) -> DeckRule:
             if card is None:
                 continue
             outside = set(card.color_identity) - set(identity)
-            if card.basic and free_type is not None and card.land_colors == free_type:
-                continue  # 903.12e
+            if card.basic and free_type is not None and card.land_colors:
+                if card.land_colors != free_type:  # 903.12e: basics of one type only
+                    yield Violation(name, "903.12e", "a colorless commander's deck may "
+                                    "hold basic lands of one basic land type (the first "
+                                    f"listed makes {colors_text(free_type)} mana); "
+                                    "this is another")
+                continue
             if outside:
                 yield Violation(name, "903.5c", f"color identity "
                                 f"{colors_text(card.color_identity)} is outside the "

@@ -55,8 +55,12 @@ from arbiter_core.cards.model.counters_life import (
 )
 from arbiter_core.cards.model.effects import (
     AddMana,
+    AddManaInCommanderIdentity,
     Attach,
+    BecomeArtifactCreatureUntilEndOfTurn,
+    BecomeCopyUntilEndOfTurn,
     BecomeCreature,
+    CanBeYourCommander,
     CantAttackOrBlock,
     CantAttackYouIfChosenColorWithoutFlying,
     CantLose,
@@ -68,7 +72,9 @@ from arbiter_core.cards.model.effects import (
     Destroy,
     Discard,
     DoubleLife,
+    DrawAndLoseCommanderManaValue,
     DrawCards,
+    DrawPerCreatureOfColor,
     EnterAsCopy,
     ExileUntilNextEndStep,
     ExtraTurn,
@@ -82,11 +88,16 @@ from arbiter_core.cards.model.effects import (
     ModifyPowerToughness,
     NoLossForZeroLife,
     OpponentsCantWin,
+    PowerToughnessFaceDownCreatures,
     PreventCombatDamage,
+    PutOnBottomOfLibraries,
     PutOntoBattlefieldAttacking,
+    PutOnTopOfLibrary,
+    ReturnCommandersToCommandZone,
     ReturnToHand,
     SearchOntoBattlefield,
     ShuffleIntoLibrary,
+    TurnOthersFaceDownAsEnters,
     Untap,
     WinGame,
 )
@@ -101,11 +112,22 @@ Effect = (
     | ModifyPowerToughness
     | CantAttackOrBlock
     | AddMana
+    | AddManaInCommanderIdentity
     | DrawCards
     | Discard
     | Mill
     | Manifest
     | ReturnToHand
+    | PutOnTopOfLibrary
+    | PutOnBottomOfLibraries
+    | BecomeCopyUntilEndOfTurn
+    | BecomeArtifactCreatureUntilEndOfTurn
+    | ReturnCommandersToCommandZone
+    | DrawAndLoseCommanderManaValue
+    | CanBeYourCommander
+    | DrawPerCreatureOfColor
+    | TurnOthersFaceDownAsEnters
+    | PowerToughnessFaceDownCreatures
     | CreateTokens
     | PreventCombatDamage
     | ExtraTurn
@@ -253,6 +275,7 @@ TriggerEvent = Literal[
     "attacks_opponent",  # "Whenever ~ attacks an opponent" (Kaalia of the Vast)
     # "Whenever a creature you control attacks alone" (702.83b; Rafiq of the Many)
     "creature_you_control_attacks_alone",
+    "blocks_or_becomes_blocked",  # "Whenever ~ blocks or becomes blocked" (Karn)
 ]
 
 
@@ -343,6 +366,12 @@ Ability = (
     | MorphAbility
     | CasualAbility
 )
+
+
+#: the abilities of a kind of token, by the token's name, as the effect that creates it
+#: gives them (111.4: 'a 1/1 green Elf Druid creature token with "{T}: Add {G}."'), with
+#: their quoted wording; a card module adds its token's
+TOKEN_ABILITIES: dict[str, tuple[tuple[Ability, ...], str]] = {}
 
 
 class CardDefinition(DataModel):

@@ -100,6 +100,7 @@ TargetKind = Literal[
     "opponent",  # "target opponent" (Bribery)
     "creature_an_opponent_controls",  # Ray of Command
     "creature_planeswalker_or_player",  # Captain's Maneuver (no battles)
+    "noncreature_artifact",  # Karn, Silver Golem
 ]
 
 

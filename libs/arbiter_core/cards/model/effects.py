@@ -38,10 +38,13 @@ class Destroy(DataModel):
 
 
 class CounterTarget(DataModel):
-    """Counter target spell (CR 701.6)."""
+    """Counter target spell (CR 701.6). `to_library_top`: "If that spell is countered this
+    way, put it on top of its owner's library instead of into that player's graveyard."
+    (Memory Lapse, a replacement effect, 614.1a)."""
 
     kind: Literal["counter"] = "counter"
     what: TargetRef = 0
+    to_library_top: bool = False
 
 
 PTSubject = Literal["target", "self", "enchanted", "equipped", "creatures_you_control",
@@ -73,6 +76,13 @@ class AddMana(DataModel):
 
     kind: Literal["add_mana"] = "add_mana"
     mana: str
+
+
+class AddManaInCommanderIdentity(DataModel):
+    """"Add one mana of any color in your commander's color identity." (Command Tower;
+    903.4a, 903.4f: no mana when the player has no commander or it is colorless)."""
+
+    kind: Literal["add_mana_commander_identity"] = "add_mana_commander_identity"
 
 
 # "each_player": every player in the game, in turn order (Jace Beleren's +2).
@@ -118,9 +128,16 @@ class Discard(DataModel):
 
 
 class ReturnToHand(DataModel):
-    """Return the target to its owner's hand (CR 400.7)."""
+    """Return the target, or all creatures (Evacuation), to its owner's hand (CR 400.7)."""
 
     kind: Literal["return_to_hand"] = "return_to_hand"
+    what: TargetRef | Literal["all_creatures"] = 0
+
+
+class PutOnTopOfLibrary(DataModel):
+    """Put the target on top of its owner's library (Griptide; CR 401.4 for one card)."""
+
+    kind: Literal["put_on_top_of_library"] = "put_on_top_of_library"
     what: TargetRef = 0
 
 
@@ -308,6 +325,9 @@ class EnterAsCopy(DataModel):
     enters (707.5), a copy effect applied in layer 1 (613.2a, 707.2)."""
 
     kind: Literal["enter_as_copy"] = "enter_as_copy"
+    #: what it may copy: a creature on the battlefield (Clone), or a creature card in a
+    #: graveyard (Body Double)
+    of: Literal["creature", "creature_card_in_a_graveyard"] = "creature"
 
 
 class ChooseColorAsEnters(DataModel):
@@ -315,3 +335,75 @@ class ChooseColorAsEnters(DataModel):
     as the permanent enters)."""
 
     kind: Literal["choose_color_as_enters"] = "choose_color_as_enters"
+
+
+class TurnOthersFaceDownAsEnters(DataModel):
+    """"As ~ enters the battlefield, turn all other nontoken creatures face down.
+    (They're 2/2 creatures.)" (Ixidron): a replacement effect (614.1c) turning them face
+    down as it enters (708.2a)."""
+
+    kind: Literal["turn_others_face_down_as_enters"] = "turn_others_face_down_as_enters"
+
+
+class PowerToughnessFaceDownCreatures(DataModel):
+    """"~'s power and toughness are each equal to the number of face-down creatures on
+    the battlefield." (Ixidron): a characteristic-defining ability (604.3, layer 7a)."""
+
+    kind: Literal["pt_face_down_creatures"] = "pt_face_down_creatures"
+
+
+class BecomeCopyUntilEndOfTurn(DataModel):
+    """"Choose a nonlegendary creature on the battlefield. Target creature becomes a copy
+    of that creature until end of turn." (Cytoshape; 707.2, layer 1, 514.2)."""
+
+    kind: Literal["become_copy_until_end_of_turn"] = "become_copy_until_end_of_turn"
+    target: TargetRef = 0
+
+
+class BecomeArtifactCreatureUntilEndOfTurn(DataModel):
+    """"Target noncreature artifact becomes an artifact creature with power and toughness
+    each equal to its mana value until end of turn." (Karn, Silver Golem; layers 4 and
+    7b, 613.1d, 613.4b)."""
+
+    kind: Literal["become_artifact_creature"] = "become_artifact_creature"
+    target: TargetRef = 0
+
+
+class ReturnCommandersToCommandZone(DataModel):
+    """"Target player returns each commander they control from the battlefield to the
+    command zone." (Leadership Vacuum; 903.3d: the commanders they control are the
+    permanents on the battlefield that are commanders)."""
+
+    kind: Literal["return_commanders_to_command_zone"] = "return_commanders_to_command_zone"
+    who: TargetRef = 0
+
+
+class DrawAndLoseCommanderManaValue(DataModel):
+    """"You draw X cards and you lose X life, where X is the mana value of a commander you
+    own on the battlefield or in the command zone." (Stinging Study; 903.3d, 903.3e: that
+    commander's mana value as it is now)."""
+
+    kind: Literal["draw_and_lose_commander_mana_value"] = "draw_and_lose_commander_mana_value"
+
+
+class CanBeYourCommander(DataModel):
+    """"~ can be your commander." (CR 903.3a): it modifies the deck construction rules and
+    functions before the game (the deck check reads it from the Oracle index); in the
+    game it does nothing."""
+
+    kind: Literal["can_be_your_commander"] = "can_be_your_commander"
+
+
+class DrawPerCreatureOfColor(DataModel):
+    """"Draw a card for each [color] creature you control." (Freyalise, Llanowar's Fury)."""
+
+    kind: Literal["draw_per_creature_of_color"] = "draw_per_creature_of_color"
+    color: Color
+
+
+class PutOnBottomOfLibraries(DataModel):
+    """"Put all creatures on the bottom of their owners' libraries." (Hallowed Burial;
+    401.4: each owner orders their cards)."""
+
+    kind: Literal["put_on_bottom_of_libraries"] = "put_on_bottom_of_libraries"
+    what: Literal["all_creatures"] = "all_creatures"

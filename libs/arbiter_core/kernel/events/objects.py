@@ -66,7 +66,7 @@ class CountersPut(EventBase):
 class EffectCreated(EventBase):
     type: Literal["EffectCreated"] = "EffectCreated"
     kind: Literal["pt", "prevent_combat_damage", "control", "keyword", "become_creature",
-                  "detain", "redirect", "attack_requirement", "until_planeswalk"]
+                  "detain", "redirect", "attack_requirement", "until_planeswalk", "copy"]
     affected: list[int] = Field(default_factory=list)
     power: int = 0
     toughness: int = 0
