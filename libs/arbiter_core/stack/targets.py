@@ -70,32 +70,50 @@ def _object_legal(s: GameState, spec: TargetSpec, controller: str, oid: int,
         return False
     if any(cannot(s, controller, o) for cannot in TARGET_RESTRICTIONS["all"]):
         return False
-    match spec.kind:
-        case "creature":
-            return o.zone == "battlefield" and is_creature(o)
-        case "any" | "creature_planeswalker_or_player":  # 115.4: planeswalkers too
-            return o.zone == "battlefield" and (is_creature(o) or is_type(o, "Planeswalker"))
-        case "artifact_or_enchantment":
-            return o.zone == "battlefield" and (is_type(o, "Artifact")
-                                                or is_type(o, "Enchantment"))
-        case "spell":
-            return o.zone == "stack" and any(
-                i.obj == oid for i in s.stack_items.values())
-        case "creature_card_in_your_graveyard":
-            return o.zone == "graveyard" and o.owner == controller and is_creature(o)
-        case "goblin_card_in_your_graveyard":  # 205.3m: Goblin is a creature type
-            return (o.zone == "graveyard" and o.owner == controller
-                    and "Goblin" in definition(o).subtypes)
-        case "creature_an_opponent_controls":
-            return (o.zone == "battlefield" and is_creature(o)
-                    and o.controller in (opponents(s, controller) if opps is None else opps))
-        case "player_or_planeswalker":
-            return o.zone == "battlefield" and is_type(o, "Planeswalker")
-        case "noncreature_artifact":
-            return o.zone == "battlefield" and is_type(o, "Artifact") and not is_creature(o)
-        case "player" | "opponent":
-            return False
-    return False
+    fits = OBJECT_TARGETS.get(spec.kind)
+    return fits is not None and fits(s, o, controller, opps)
+
+
+#: whether an object fits a kind of target: (state, object, the controller, opponents if known)
+ObjectTarget = Callable[[GameState, Obj, str, Collection[str] | None], bool]
+
+
+def _opponent_controls(s: GameState, o: Obj, controller: str,
+                       opps: Collection[str] | None) -> bool:
+    return (o.zone == "battlefield" and is_creature(o)
+            and o.controller in (opponents(s, controller) if opps is None else opps))
+
+
+def _on_battlefield(test: Callable[[Obj], bool]) -> ObjectTarget:
+    return lambda s, o, controller, opps: o.zone == "battlefield" and test(o)
+
+
+def _in_your_graveyard(test: Callable[[Obj], bool]) -> ObjectTarget:
+    return lambda s, o, controller, opps: (o.zone == "graveyard" and o.owner == controller
+                                           and test(o))
+
+
+#: Which objects each kind of target requirement (115.1) admits: a new kind is a new
+#: entry here ("player" and "opponent" admit no object).
+OBJECT_TARGETS: dict[str, ObjectTarget] = {
+    "creature": _on_battlefield(is_creature),
+    # 115.4: "any target" takes planeswalkers too
+    "any": _on_battlefield(lambda o: is_creature(o) or is_type(o, "Planeswalker")),
+    "creature_planeswalker_or_player": _on_battlefield(
+        lambda o: is_creature(o) or is_type(o, "Planeswalker")),
+    "artifact_or_enchantment": _on_battlefield(
+        lambda o: is_type(o, "Artifact") or is_type(o, "Enchantment")),
+    "spell": lambda s, o, controller, opps: o.zone == "stack" and any(
+        i.obj == o.id for i in s.stack_items.values()),
+    "creature_card_in_your_graveyard": _in_your_graveyard(is_creature),
+    # 205.3m: Goblin is a creature type
+    "goblin_card_in_your_graveyard": _in_your_graveyard(
+        lambda o: "Goblin" in definition(o).subtypes),
+    "creature_an_opponent_controls": _opponent_controls,
+    "player_or_planeswalker": _on_battlefield(lambda o: is_type(o, "Planeswalker")),
+    "noncreature_artifact": _on_battlefield(
+        lambda o: is_type(o, "Artifact") and not is_creature(o)),
+}
 
 
 def check_choice(s: GameState, specs: tuple[TargetSpec, ...], chosen: list[list[Ref]],
