@@ -229,6 +229,10 @@ NOT_DEPLOYED = {
     "ARBITER_ORGANISER_LOGIN": "the same, the organiser's",
     "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "the alternative to OTEL_EXPORTER_OTLP_ENDPOINT, "
                                           "which every process gets",
+    "ARBITER_JUDGES": "the gateway's is deployed; `arbiter verify` (services/arbiter_cli) "
+                      "reads it only to check the signatures of judges' corrections, and "
+                      "reports them 'signature not checked' when unset (--strict fails): "
+                      "an auditor sets it, and the migrate job does not verify",
     "ARBITER_CR_BASE": "unset is the judge console's default (CR rule numbers shown, not "
                        "linked: no address outside the gateway); an operator sets it",
 }
