@@ -199,6 +199,15 @@ def _warn_position(s: GameState, warnings: list[str]) -> None:
                         f"({', '.join(d.source_name for d in s.delayed)})")
 
 
+#: options of the casual variants a position file does not write (replay --as-scenario)
+CASUAL_OPTIONS = {
+    "single_planar_deck": "write options {single_planar_deck: true} and the communal deck "
+                          "as the top-level planar_deck (901.15)",
+    "archenemy_commander": "write options {commander: true} and each player's commander "
+                           "(904.13)",
+}
+
+
 def export_scenario(s: GameState, name: str) -> Exported:
     """The position `s` as scenario data (see the module docstring)."""
     if not s.started or not s.markers:
@@ -214,6 +223,8 @@ def export_scenario(s: GameState, name: str) -> Exported:
     refs = _references(layout)
     variant, options, commander_players, commander_warnings = scenario_keys(s)
     warnings += commander_warnings
+    warnings += [f"the option {o} is left out: {why}" for o, why in CASUAL_OPTIONS.items()
+                 if o in s.casual_options]
     specs = []
     for p in players:
         pl = s.players[p]

@@ -112,6 +112,10 @@ SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
     ("vanguard/modifiers.yaml", "vanguard: Ertai", "vanguard: Gerrard"),
     ("planechase/two-headed-giant.yaml", "options: {base: two_headed_giant}",
      "options: {base: free_for_all}"),
+    ("planechase/single-deck-leaving.yaml", "single_planar_deck: true",
+     "single_planar_deck: false"),
+    ("planechase/single-deck-start.yaml", "{planar_deck_top: {player: Alice, is: null}}",
+     "{planar_deck_top: {player: Alice, is: The Eon Fog}}"),
 ])
 def test_a_wrong_casual_value_fails_the_scenario(tmp_path: Path, file: str, old: str,
                                                  new: str) -> None:

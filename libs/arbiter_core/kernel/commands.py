@@ -60,6 +60,12 @@ class StartGame(_Command):
     base_variant: str | None = Field(default=None, max_length=64)
     planar_die_rolls_free: bool = False
     supervillain_rumble: bool = False  # 904.12
+    #: 901.15: one communal planar deck (`planar_deck`), no player's own
+    single_planar_deck: bool = False
+    planar_deck: list[str] = Field(default_factory=list, max_length=1000)
+    #: 904.13: Archenemy Commander (the players' `commander`s; 60 life, shared by the
+    #: heroes)
+    commander: bool = False
 
 
 class PositionPlayer(BaseModel):
@@ -119,6 +125,9 @@ class SetUpPosition(_Command):
     base_variant: str | None = Field(default=None, max_length=64)
     planar_die_rolls_free: bool = False
     supervillain_rumble: bool = False  # 904.12
+    #: 901.15: the communal planar deck is the one listed in a player's `planar_deck`
+    single_planar_deck: bool = False
+    commander: bool = False  # 904.13: Archenemy Commander
     # a judge's "suppose the planar die comes up ...": the next results, in order
     planar_die: list[Literal["blank", "chaos", "planeswalker"]] = Field(
         default_factory=list, max_length=100)
