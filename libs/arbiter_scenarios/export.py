@@ -201,10 +201,11 @@ def _warn_position(s: GameState, warnings: list[str]) -> None:
 
 #: options of the casual variants a position file does not write (replay --as-scenario)
 CASUAL_OPTIONS = {
-    "single_planar_deck": "write options {single_planar_deck: true} and the communal deck "
-                          "as the top-level planar_deck (901.15)",
-    "archenemy_commander": "write options {commander: true} and each player's commander "
-                           "(904.13)",
+    "single_planar_deck": "the single planar deck option (901.15) is left out: write "
+                          "options {single_planar_deck: true} and the communal deck as the "
+                          "top-level planar_deck",
+    "individual_poison": "Archenemy Commander (904.13): the archenemy (archenemy: true) "
+                         "and the scheme decks are not written",
 }
 
 
@@ -223,8 +224,7 @@ def export_scenario(s: GameState, name: str) -> Exported:
     refs = _references(layout)
     variant, options, commander_players, commander_warnings = scenario_keys(s)
     warnings += commander_warnings
-    warnings += [f"the option {o} is left out: {why}" for o, why in CASUAL_OPTIONS.items()
-                 if o in s.casual_options]
+    warnings += [why for o, why in CASUAL_OPTIONS.items() if o in s.casual_options]
     specs = []
     for p in players:
         pl = s.players[p]

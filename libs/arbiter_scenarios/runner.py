@@ -82,7 +82,7 @@ def _variant(sc: Any) -> tuple[str, str | None]:
         options = get_variant(name).option_variants
     except ArbiterError as e:
         raise ScenarioFailed(str(e)) from None
-    for option in ("brawl",):
+    for option in ("brawl", "commander"):
         if option in opts and option not in options:
             raise ScenarioFailed(f"options.{option} is not an option of {name}")
         if opts.get(option):
@@ -162,7 +162,7 @@ def _setup(sc: Any) -> Run:
             markers=dict(sc.turn_markers), face_down=face_down, order_triggers=True,
             supervillain_rumble=bool(opts.get("supervillain_rumble", False)),
             planar_die_rolls_free=bool(opts.get("planar_die_rolls_free", False)),
-            single_planar_deck=single, commander=bool(opts.get("commander", False)),
+            single_planar_deck=single,
             planar_die=list(sc.planar_die))
     else:
         for p in sc.players:
@@ -191,7 +191,6 @@ def _setup(sc: Any) -> Run:
             supervillain_rumble=bool(opts.get("supervillain_rumble", False)),
             planar_die_rolls_free=bool(opts.get("planar_die_rolls_free", False)),
             single_planar_deck=single, planar_deck=[c.card for c in sc.planar_deck],
-            commander=bool(opts.get("commander", False)),
             starting_life=opts.get("starting_life"), attack=opts.get("attack"),
             range_of_influence=opts.get("range_of_influence"),
             deploy_creatures=opts.get("deploy_creatures"),
@@ -228,8 +227,6 @@ def _check_casual(sc: Any) -> None:
     if bool(sc.planar_deck) != single:
         raise ScenarioFailed("planar_deck (top level): the communal deck of "
                              "{single_planar_deck: true} (901.15), and only it")
-    if sc.options.get("commander") and not getattr(v, "archenemy", False):
-        raise ScenarioFailed("options.commander is an option of archenemy (904.13)")
     if sc.planar_die and (not getattr(v, "planechase", False) or sc.start is None):
         raise ScenarioFailed("planar_die: supposes planar die results in a planechase "
                              "position (give `start`)")

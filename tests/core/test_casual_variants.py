@@ -112,6 +112,8 @@ SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
     ("vanguard/modifiers.yaml", "vanguard: Ertai", "vanguard: Gerrard"),
     ("planechase/two-headed-giant.yaml", "options: {base: two_headed_giant}",
      "options: {base: free_for_all}"),
+    ("archenemy/commander-start.yaml", "options: {commander: true}",
+     "options: {commander: false}"),
     ("planechase/single-deck-leaving.yaml", "single_planar_deck: true",
      "single_planar_deck: false"),
     ("planechase/single-deck-start.yaml", "{planar_deck_top: {player: Alice, is: null}}",

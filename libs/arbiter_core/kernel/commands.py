@@ -63,9 +63,6 @@ class StartGame(_Command):
     #: 901.15: one communal planar deck (`planar_deck`), no player's own
     single_planar_deck: bool = False
     planar_deck: list[str] = Field(default_factory=list, max_length=1000)
-    #: 904.13: Archenemy Commander (the players' `commander`s; 60 life, shared by the
-    #: heroes)
-    commander: bool = False
 
 
 class PositionPlayer(BaseModel):
@@ -127,7 +124,6 @@ class SetUpPosition(_Command):
     supervillain_rumble: bool = False  # 904.12
     #: 901.15: the communal planar deck is the one listed in a player's `planar_deck`
     single_planar_deck: bool = False
-    commander: bool = False  # 904.13: Archenemy Commander
     # a judge's "suppose the planar die comes up ...": the next results, in order
     planar_die: list[Literal["blank", "chaos", "planeswalker"]] = Field(
         default_factory=list, max_length=100)

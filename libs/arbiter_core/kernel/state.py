@@ -37,6 +37,9 @@ from arbiter_core.kernel.stack_records import StackItem as StackItem
 from arbiter_core.kernel.stack_records import Trigger as Trigger
 from arbiter_core.kernel.variant_state import CommanderState as CommanderState
 
+#: 904.13c (Archenemy Commander): poison counters are not shared with a shared life
+INDIVIDUAL_POISON = "individual_poison"
+
 
 @shown_when_set("printed", "face_down", "manifested")
 @dataclass(frozen=True, slots=True)
@@ -230,7 +233,8 @@ class GameState:
     commander: CommanderState | None = None
     # Casual variants (CR 901-904), in the state hash only when set (HASHED_WHEN_SET): the
     # options a game started with ("planar_die_rolls_free", "single_planar_deck",
-    # "supervillain_rumble"), and the planar die's next results a judge supposes
+    # "supervillain_rumble", "individual_poison"), and the planar die's next results a
+    # judge supposes
     planar_die: tuple[str, ...] = ()
     casual_options: tuple[str, ...] = ()
 
@@ -294,6 +298,12 @@ class GameState:
         key = (player, zone)
         ids = self.zones[key] = list(self.zones.get(key, ()))
         return ids
+
+    @property
+    def shared_poison(self) -> bool:
+        """810.10: a shared life total's team shares poison counters too - not in
+        Archenemy Commander (904.13c)."""
+        return self.shared_life and INDIVIDUAL_POISON not in self.casual_options
 
     def team_of(self, player: str) -> list[str]:
         """Players on `player`'s team (including those who left), in seating order."""
