@@ -12,6 +12,7 @@ rules core's variant registry, never by comparing its name here.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from arbiter_core.kernel.commands import StartGame
 from arbiter_core.kernel.errors import InvalidCommand
@@ -72,12 +73,14 @@ def check_deck(deck: DeckList, rules: Sequence[DeckRule], players: int = 2,
     """Resolve the list's names and run every rule, in order."""
     resolved = (cards or catalog()).resolve(deck, players)
     violations = tuple(v for rule in rules for v in rule(resolved))
-    library = tuple(r.label for r in resolved.section(Section.DECK)
-                    for _ in range(r.entry.count))
-    commander = tuple(r.label for r in resolved.section(Section.COMMANDER))
+    def names(section: Section) -> tuple[str, ...]:
+        return tuple(r.label for r in resolved.section(section) for _ in range(r.entry.count))
+
     return CheckResult(violations=violations,
-                       cards=resolved.count(Section.COMMANDER, Section.DECK), deck=library,
-                       commander=commander)
+                       cards=resolved.count(Section.COMMANDER, Section.DECK),
+                       deck=names(Section.DECK), commander=names(Section.COMMANDER),
+                       planar=names(Section.PLANAR), schemes=names(Section.SCHEME),
+                       vanguard=names(Section.VANGUARD))
 
 
 def check_text(text: str | bytes, variant: str, players: int = 2,
@@ -98,12 +101,28 @@ def playable_deck(text: str | bytes, variant: str, players: int, who: str) -> li
     """The Deck section as the engine's card names, one a copy, for a legal list; a
     list with violations is `DeckRejected` (CR 100.2: each player needs a legal deck).
     For a variant whose decks have a commander (903.3), the commander comes first."""
+    return list(playable_setup(text, variant, players, who)["deck"])
+
+
+def playable_setup(text: str | bytes, variant: str, players: int, who: str
+                   ) -> dict[str, Any]:
+    """A legal list as a seat's setup: `deck` (as `playable_deck`), and the sections
+    the variant reads (`deck_sections`) it has: `planar_deck` (901.3), `scheme_deck`
+    (904.3), `vanguard` (902.3)."""
     result = check_text(text, variant, players)
     if not result.legal:
         raise DeckRejected(who, result.violations)
-    if get_variant(variant).commander_deck:
-        return [*result.commander, *result.deck]
-    return list(result.deck)
+    v = get_variant(variant)
+    out: dict[str, Any] = {"deck": [*result.commander, *result.deck]
+                           if v.commander_deck else list(result.deck)}
+    sections = getattr(v, "deck_sections", ())
+    if Section.PLANAR.value in sections and result.planar:
+        out["planar_deck"] = list(result.planar)
+    if Section.SCHEME.value in sections and result.schemes:
+        out["scheme_deck"] = list(result.schemes)
+    if Section.VANGUARD.value in sections and result.vanguard:
+        out["vanguard"] = result.vanguard[0]
+    return out
 
 
 def with_deck_lists(start: StartGame, lists: Mapping[str, str]) -> StartGame:
@@ -122,11 +141,11 @@ def with_deck_lists(start: StartGame, lists: Mapping[str, str]) -> StartGame:
         if p.deck:
             raise ValueError(f"{p.name}: give a deck or a deck list, not both")
         try:
-            deck = playable_deck(lists[p.name], start.variant, len(names), p.name)
+            update = playable_setup(lists[p.name], start.variant, len(names), p.name)
         except DeckListError as e:
             raise ValueError(f"{p.name}: {e}") from None
-        update: dict[str, object] = {"deck": deck}
+        deck = update["deck"]
         if get_variant(start.variant).commander_deck:  # 903.6: the commander, then the rest
-            update = {"commander": deck[0], "deck": deck[1:]}
+            update |= {"commander": deck[0], "deck": deck[1:]}
         players.append(p.model_copy(update=update))
     return start.model_copy(update={"players": players})

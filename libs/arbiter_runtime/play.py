@@ -3,11 +3,12 @@ store; the returned summary has the winner, the turn count and the event count."
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from arbiter_core.kernel.commands import PlayerSetup, StartGame
+from arbiter_core.kernel.errors import InvalidCommand
 from arbiter_core.kernel.hashing import state_hash
 from arbiter_core.kernel.state import Decision, GameState, Priority
 from arbiter_core.variants.base import get_variant
@@ -89,14 +90,35 @@ def supplements(variant: str, players: int, seat: int, base: str | None = None
     return out
 
 
+def own_supplements(seat: str, bots: dict[str, Any], listed: Mapping[str, Any]
+                    ) -> dict[str, Any]:
+    """The bots' supplementary decks, replaced by those of the seat's own list: its
+    planar deck (901.3), its vanguard (902.3), and its scheme deck if the seat is an
+    archenemy (904.3: the archenemy's; the archenemy's list needs one)."""
+    out = dict(bots)
+    for key in ("planar_deck", "vanguard"):
+        if key in listed:
+            out[key] = listed[key]
+    if listed and bots.get("archenemy"):
+        if "scheme_deck" not in listed:
+            raise InvalidCommand(f"players.{seat}.scheme_deck", f"{seat} is the archenemy "
+                                 "(904.2a): its deck list needs a Scheme deck (904.3)")
+        out["scheme_deck"] = listed["scheme_deck"]
+    elif "scheme_deck" in listed:
+        raise InvalidCommand(f"players.{seat}.scheme_deck", f"{seat} is a hero: only the "
+                             "archenemy has a scheme deck (904.3)")
+    return out
+
+
 def play_bot_game(store: EventStore, game_id: str, players: int, seed: int,
                   variant: str = "free_for_all",
                   progress: Callable[[GameState], None] | None = None,
                   attack: Literal["left", "right", "multiple", "any"] | None = None,
                   range_of_influence: int | None = None,
-                  decks: dict[str, list[str]] | None = None,
+                  decks: Mapping[str, Mapping[str, Any]] | None = None,
                   base: str | None = None) -> GameSummary:
-    """`decks`: a seat's own deck (checked deck lists); other seats get the bot decks.
+    """`decks`: a seat's own deck (checked deck lists: `deck`, and `planar_deck`,
+    `scheme_deck`, `vanguard` when its list has them); other seats get the bot decks.
     `base`: a casual variant's base variant (Planechase over Two-Headed Giant, 901.12)."""
     names = [f"P{i + 1}" for i in range(players)]
     own = decks or {}
@@ -107,8 +129,9 @@ def play_bot_game(store: EventStore, game_id: str, players: int, seed: int,
         base_variant=base,
         range_of_influence=range_of_influence, random_start=True, mulligans=True,
         order_triggers=True,
-        players=[seat_setup(variant, i, n, teams[i], own.get(n)).model_copy(
-                     update=supplements(variant, players, i, base))
+        players=[seat_setup(variant, i, n, teams[i], own[n]["deck"] if n in own else None)
+                 .model_copy(update=own_supplements(n, supplements(variant, players, i, base),
+                                                    own.get(n, {})))
                  for i, n in enumerate(names)]))
     bots = {n: RandomBot(seed * 1000 + i) for i, n in enumerate(names)}
     actions = 0

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import typer
 
-from arbiter_decks.check import DeckRejected, UnknownVariant, check_text, playable_deck
+from arbiter_decks.check import DeckRejected, UnknownVariant, check_text, playable_setup
 from arbiter_decks.parser import MAX_BYTES, DeckListError
 
 
@@ -60,10 +61,12 @@ def check(variant: str, path: Path, as_json: bool, players: int = 2,
     return 0 if result.legal else 1
 
 
-def seat_decks(specs: list[str], seats: list[str], variant: str) -> dict[str, list[str]]:
-    """`SEAT=FILE` options as each seat's deck (the engine's card names, checked with
-    the variant's rules). Raises ValueError with a message for the user."""
-    out: dict[str, list[str]] = {}
+def seat_decks(specs: list[str], seats: list[str], variant: str
+               ) -> dict[str, dict[str, Any]]:
+    """`SEAT=FILE` options as each seat's deck and supplementary decks (the engine's
+    card names, checked with the variant's rules: `playable_setup`). Raises ValueError
+    with a message for the user."""
+    out: dict[str, dict[str, Any]] = {}
     for spec in specs:
         seat, sep, file = spec.partition("=")
         if not sep or not seat or not file:
@@ -74,7 +77,7 @@ def seat_decks(specs: list[str], seats: list[str], variant: str) -> dict[str, li
         if seat in out:
             raise ValueError(f"--deck: seat {seat} is given twice")
         try:
-            out[seat] = playable_deck(read_file(Path(file)), variant, len(seats), seat)
+            out[seat] = playable_setup(read_file(Path(file)), variant, len(seats), seat)
         except DeckRejected as e:
             raise ValueError("\n".join([f"{seat}: {file}: the deck list breaks the "
                                          f"construction rules of {variant}:",

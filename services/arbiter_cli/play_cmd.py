@@ -7,6 +7,8 @@ printing error can leave a stored game unanchored); every id printed is escaped.
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -21,7 +23,8 @@ from arbiter_store import EventStore, StoreError, open_store
 from arbiter_store.anchoring import optional_key_from_env
 
 
-def _seat_decks(specs: list[str], players: int, variant: str) -> dict[str, list[str]]:
+def _seat_decks(specs: list[str], players: int, variant: str
+                ) -> dict[str, dict[str, Any]]:
     if not specs:
         return {}
     from arbiter_cli import deck_cmd  # the deck package and its index, only when asked
@@ -81,7 +84,7 @@ def run(players: int, seed: int, variant: str, db: str, game_id: str | None,
 
 def _play(store: EventStore, console: Console, gid: str, players: int, seed: int,
           variant: str, attack: str | None, range_of_influence: int | None,
-          decks: dict[str, list[str]], base: str | None = None) -> GameSummary:
+          decks: dict[str, dict[str, Any]], base: str | None = None) -> GameSummary:
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(),
                   TextColumn("{task.fields[info]}"), TimeElapsedColumn(),
                   console=console, transient=True) as progress:

@@ -146,6 +146,11 @@ class CheckResult:
     cards: int  # cards in the deck: the Commander and Deck sections (903.5a counts both)
     deck: tuple[str, ...] = field(default=())  # the Deck section by Oracle name, one a copy
     commander: tuple[str, ...] = field(default=())  # the Commander section (903.3)
+    #: the supplementary sections: Planar deck (901.3), Scheme deck (904.3), Vanguard
+    #: (902.3), by Oracle name, one a copy
+    planar: tuple[str, ...] = field(default=())
+    schemes: tuple[str, ...] = field(default=())
+    vanguard: tuple[str, ...] = field(default=())
 
     @property
     def legal(self) -> bool:

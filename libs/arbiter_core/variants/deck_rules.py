@@ -238,9 +238,9 @@ def single_planar_deck(d: DeckCheck) -> Iterator[Violation]:
 
 def scheme_deck(d: DeckCheck) -> Iterator[Violation]:
     """CR 904.3: the archenemy's scheme deck has at least twenty scheme cards and no more
-    than two of any card with a particular English name."""
+    than two of any card with a particular English name (a hero's list has none)."""
     n = d.count(Section.SCHEME)
-    if n < 20:
+    if 0 < n < 20:  # none: a hero's list (904.2b; the archenemy's has one, 904.3)
         yield Violation("deck", "904.3", f"{cards(n)} in the scheme deck; it has at least "
                                          "twenty scheme cards")
     yield from _kind_check(d, Section.SCHEME, (Kind.SCHEME,), "a scheme", "904.3")
