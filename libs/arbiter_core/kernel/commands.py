@@ -192,6 +192,8 @@ class ActivateAbility(_Command):
     targets: list[list[RefField]] = Field(default_factory=list)
     pay: list[int] | None = None
     marker: int | None = None
+    #: permanents sacrificed to pay its cost (118.3, 701.21a; Bosh, Iron Golem Avatar)
+    sacrifice: list[int] | None = None
 
 
 class DeclareAttackers(_Command):

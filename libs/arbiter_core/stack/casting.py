@@ -53,6 +53,9 @@ from arbiter_core.stack.targets import check_choice
 #: (113.6: most abilities function only on the battlefield; cycling does, 702.29a)
 HAND_ABILITIES: Registry[type, Callable[[Txn, ActivateAbility], None]] = Registry(
     "ability activated from a hand")
+#: the same for a card in the command zone (902.7: a vanguard's activated ability)
+COMMAND_ABILITIES: Registry[type, Callable[[Txn, ActivateAbility], None]] = Registry(
+    "ability activated from the command zone")
 BEFORE_COMBAT = frozenset({Step.UNTAP, Step.UPKEEP, Step.DRAW, Step.PRECOMBAT_MAIN})
 #: zones other than the hand a rule lets a player cast a card from, by zone: the rule
 #: checks the card may be cast from there (raising if not), records what it must, and
@@ -183,7 +186,7 @@ def activate_ability(t: Txn, cmd: ActivateAbility) -> None:
     s = t.s
     m = require_priority(s, cmd.player, cmd.marker)
     o = s.objects.get(cmd.source)
-    if o is not None and o.zone == "hand":
+    if o is not None and o.zone in ("hand", "command"):
         _from_hand(t, cmd, o)
         return
     o = _activatable(s, cmd, o)
@@ -273,10 +276,11 @@ def _activated(t: Txn, m: Marker, cmd: ActivateAbility, o: Obj,
 
 
 def _from_hand(t: Txn, cmd: ActivateAbility, o: Obj) -> None:
-    """An ability that functions in its owner's hand (113.6, e.g. cycling 702.29a)."""
+    """An ability that functions in its owner's hand (113.6, e.g. cycling 702.29a), or
+    in the command zone (113.6, 902.7: a vanguard's)."""
     abilities = definition(o).abilities
     ab = abilities[cmd.ability] if 0 <= cmd.ability < len(abilities) else None
-    activate = HAND_ABILITIES.get(type(ab))
+    activate = (HAND_ABILITIES if o.zone == "hand" else COMMAND_ABILITIES).get(type(ab))
     if activate is None:
         raise RuleViolation("113.6", f"{o.name} can't be activated from the hand: its "
                                      "abilities function on the battlefield")
