@@ -31,7 +31,7 @@ from arbiter_core.kernel.errors import InvalidCommand, RuleViolation
 from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.explain import Namer, explains, targets_text
 from arbiter_core.kernel.refs import Ref, objects_of, player_ref, ref_groups
-from arbiter_core.kernel.registry import Registry
+from arbiter_core.kernel.registry import Hooks, Registry
 from arbiter_core.kernel.state import MAIN_STEPS, GameState, Marker, Obj, StackItem, Step
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import definition, is_creature
@@ -99,6 +99,18 @@ def _own_card(s: GameState, player: str, card: int, zone: str) -> Obj:
     return o
 
 
+#: players who may play any number of lands on their turns (305.2: an effect allows
+#: additional land plays; Naya, a plane)
+ANY_NUMBER_OF_LANDS: Hooks[str, Callable[[GameState, str], bool]] = Hooks(
+    "any number of land plays")
+
+
+def may_play_land(s: GameState, player: str) -> bool:
+    """CR 305.2: one land a turn, unless an effect allows more."""
+    return s.players[player].lands_played < 1 or any(
+        allows(s, player) for allows in ANY_NUMBER_OF_LANDS["all"])
+
+
 @handles(PlayLand)
 def play_land(t: Txn, cmd: PlayLand) -> None:
     """CR 305.1-305.2: a special action in your main phase with an empty stack, once a
@@ -110,7 +122,7 @@ def play_land(t: Txn, cmd: PlayLand) -> None:
     if not sorcery_timing_ok(t.s, m, cmd.player):
         raise RuleViolation("505.6b", "a land can be played only in your main phase "
                                       "with an empty stack")
-    if t.s.players[cmd.player].lands_played >= 1:
+    if not may_play_land(t.s, cmd.player):
         raise RuleViolation("305.2", "you have already played a land this turn")
     t.emit(ev.LandPlayed(player=cmd.player, obj=o.id, new_id=t.new_id(), rule="305.1"))
     queue_priority(t, m.number, cmd.player)

@@ -70,6 +70,12 @@ def _object_legal(s: GameState, spec: TargetSpec, controller: str, oid: int,
         return False
     if any(cannot(s, controller, o) for cannot in TARGET_RESTRICTIONS["all"]):
         return False
+    return _kind_legal(s, spec, controller, o, oid, opps)
+
+
+def _kind_legal(s: GameState, spec: TargetSpec, controller: str, o: Obj, oid: int,
+                opps: Collection[str] | None) -> bool:
+    """Whether the object is of the kind the target requirement names."""
     match spec.kind:
         case "creature":
             return o.zone == "battlefield" and is_creature(o)
@@ -88,6 +94,12 @@ def _object_legal(s: GameState, spec: TargetSpec, controller: str, oid: int,
                     and o.controller in (opponents(s, controller) if opps is None else opps))
         case "player_or_planeswalker":
             return o.zone == "battlefield" and is_type(o, "Planeswalker")
+        case "red_green_or_white_creature_you_control":
+            return (o.zone == "battlefield" and is_creature(o) and o.controller == controller
+                    and not {"R", "G", "W"}.isdisjoint(colors(o)))
+        case "creature_card_in_an_opponents_graveyard":
+            return (o.zone == "graveyard" and is_creature(o)
+                    and o.owner in (opponents(s, controller) if opps is None else opps))
         case "player" | "opponent":
             return False
     return False
@@ -124,13 +136,15 @@ def check_choice(s: GameState, specs: tuple[TargetSpec, ...], chosen: list[list[
 def candidates(s: GameState, spec: TargetSpec, controller: str,
                source: int | None = None) -> list[Ref]:
     """Every legal single target for `spec` now (for legal_actions and bots): players
-    in seating order, then permanents, spells, and cards in the controller's graveyard,
-    each checked as `is_legal` checks it."""
+    in seating order, then permanents, spells, and cards in the controller's graveyard
+    (and in opponents' for a kind that names it), each checked as `is_legal` checks it."""
     opps = frozenset(opponents(s, controller))
     found: list[Ref] = [player_ref(p) for p in s.in_game()
                         if _player_legal(s, spec, controller, p, opps)]
     ids = [*s.battlefield, *(i.obj for i in s.stack_items.values() if i.obj is not None),
            *s.zone(controller, "graveyard")]
+    if spec.kind == "creature_card_in_an_opponents_graveyard":
+        ids += [i for p in s.seats if p in opps for i in s.zone(p, "graveyard")]
     within = near(s, controller)
     if within is not None:  # 801.4: most permanents and spells are out of range (801.2d:
         objects = s.objects  # an object is within it when its controller is); skip them

@@ -1,7 +1,8 @@
 """More plane and phenomenon cards (CR 311, 312), taken from the full Oracle file
 (tools/extra_cards.txt), so that a planar deck of ten different names with at most two
 phenomena (901.3) can be built from implemented cards: Panopticon, Lethe Lake, The Eon
-Fog, The Hippodrome and Tazeem; the phenomena Mutual Epiphany and Planewide Disaster.
+Fog, The Hippodrome, Tazeem and Naya; the phenomena Mutual Epiphany and Planewide
+Disaster.
 
 Each ability is a `CasualAbility` (planes.py): the card model's own effects where they
 say what it does (draw, mill, destroy), a behaviour registered here otherwise. Static
@@ -27,6 +28,7 @@ from arbiter_core.kernel.refs import ObjectRef
 from arbiter_core.kernel.state import GameState, Marker, Obj, StackItem, Step
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import is_creature, is_type, power_toughness
+from arbiter_core.stack.casting import ANY_NUMBER_OF_LANDS
 from arbiter_core.turns.draw import draw
 from arbiter_core.turns.steps import advance, step_action
 from arbiter_core.variants.planechase import face_up, is_planechase
@@ -63,6 +65,13 @@ TAZEEM = add_card(card(
     casual("tazeem_no_blocks", "Creatures can't block."),
     casual("tazeem_chaos", "Whenever you roll {CHAOS}, draw a card for each land you "
                            "control.", "chaos")))
+NAYA = add_card(card(
+    "Naya",
+    casual("naya_lands", "You may play any number of lands on each of your turns."),
+    casual("naya_chaos", "Whenever you roll {CHAOS}, target red, green, or white creature "
+                         "you control gets +1/+1 until end of turn for each land you "
+                         "control.", "chaos",
+           targets=(TargetSpec(kind="red_green_or_white_creature_you_control"),))))
 MUTUAL_EPIPHANY = add_card(card(
     "Mutual Epiphany",
     casual("mutual_epiphany", "When you encounter Mutual Epiphany, each player draws four "
@@ -98,6 +107,27 @@ def _tazeem(s: GameState, blocker: Obj) -> bool:
 
 
 CANT_BLOCK.add("all", _tazeem)
+
+
+def _naya(s: GameState, player: str) -> bool:
+    """Naya: "You may play any number of lands on each of your turns." (305.2; 901.7:
+    the planar controller's, whoever's turn it is - the active player's)."""
+    return any(o.controller == player for o in _face_up_named(s, "Naya"))
+
+
+ANY_NUMBER_OF_LANDS.add("all", _naya)
+
+
+@does("naya_chaos")
+def _naya_chaos(t: Txn, m: Marker, item: StackItem) -> None:
+    """+1/+1 until end of turn for each land you control, counted as it resolves
+    (608.2h), to the target if still legal (608.2b)."""
+    lands = sum(1 for o in t.s.permanents(item.controller) if is_type(o, "Land"))
+    for group in item.targets:
+        for ref in group:
+            if isinstance(ref, ObjectRef) and ref.obj in t.s.objects and lands:
+                t.emit(ev.EffectCreated(kind="pt", affected=[ref.obj], power=lands,
+                                        toughness=lands, marker=m.number, rule="611.2a"))
 
 
 @does("eon_fog_chaos")
