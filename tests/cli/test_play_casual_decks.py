@@ -70,6 +70,15 @@ def test_vanguard_uses_the_lists_vanguard(tmp_path: Path) -> None:
     assert _put(db, "P1", "command") == ["Gerrard"]
 
 
+def test_archenemy_uses_the_archenemys_scheme_deck(tmp_path: Path) -> None:
+    mine = [*SCHEMES[:8], "All in Good Time", "Nothing Can Stop Me Now"] * 2  # 904.3
+    listed = _list(tmp_path, "s.txt", Scheme_deck=mine)
+    code, out, db = _play(tmp_path, "archenemy", 3, f"P1={listed}")
+    assert code == 0, out
+    schemes = _put(db, "P1", "scheme_deck")
+    assert sorted(schemes) == sorted(mine)  # not the bots' (two Make Yourself Useful)
+
+
 def test_a_heros_scheme_deck_and_an_archenemy_without_one_are_refused(
         tmp_path: Path) -> None:
     schemes = _list(tmp_path, "s.txt", Scheme_deck=SCHEMES * 2)
