@@ -237,10 +237,11 @@ class GameState:
     # judge supposes
     planar_die: tuple[str, ...] = ()
     casual_options: tuple[str, ...] = ()
-    # What schemes remember (904.8): (note, player, value) - "schemes_held" (All in Good
-    # Time's extra turn: 1 due, 2 now), "dealt" (damage dealt to the player this turn),
-    # "horde" (a card number put onto the battlefield by My Undead Horde Awakens)
-    scheme_notes: tuple[tuple[str, str, int], ...] = ()
+    # What casual cards remember (variants.base.CasualNoted): (note, player, value) -
+    # "schemes_held" (All in Good Time's extra turn: 1 due, 2 now), "dealt" (damage dealt
+    # to the player this turn), "horde" (a card number put onto the battlefield by My
+    # Undead Horde Awakens), "extra_combat" (Sokenzan's additional phases)
+    casual_notes: tuple[tuple[str, str, int], ...] = ()
 
     def clone(self, share_zone_lists: bool = False) -> GameState:
         """A copy whose containers are its own. With `share_zone_lists` (a decision's
@@ -286,7 +287,7 @@ class GameState:
             composed=self.composed,
             commander=self.commander,
             planar_die=self.planar_die,
-            casual_options=self.casual_options, scheme_notes=self.scheme_notes,
+            casual_options=self.casual_options, casual_notes=self.casual_notes,
         )
 
     # -------------------------------------------------------------- queries
@@ -336,7 +337,7 @@ class GameState:
 
 #: GameState fields hashed (and in the canonical view) only when not at their default
 HASHED_WHEN_SET = frozenset({"order_triggers", "composed", "commander", "planar_die",
-                             "casual_options", "scheme_notes"})
+                             "casual_options", "casual_notes"})
 
 
 def _battlefield(s: GameState) -> tuple[Obj, ...]:

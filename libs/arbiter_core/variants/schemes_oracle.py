@@ -1,6 +1,6 @@
 """More scheme cards (CR 314, 904.8), the pool's: All in Good Time, and the ongoing My
 Undead Horde Awakens and Nothing Can Stop Me Now (904.11). What a scheme remembers is
-in `GameState.scheme_notes`, set by `SchemeNoted` (hashed only when set).
+in `GameState.casual_notes`, set by `base.CasualNoted` (hashed only when set).
 
 - All in Good Time: an extra turn (500.7), in which schemes can't be set in motion
   (`archenemy.NO_SCHEMES`: noted "schemes_held" 1 as it resolves, 2 as the extra turn
@@ -18,7 +18,6 @@ in `GameState.scheme_notes`, set by `SchemeNoted` (hashed only when set).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
 
 from arbiter_core.cards import get_card
 from arbiter_core.cards.build import card
@@ -26,9 +25,6 @@ from arbiter_core.cards.model import CasualAbility, TargetSpec
 from arbiter_core.cards.pool import add_card
 from arbiter_core.effects.damage import PREVENT_TO_PLAYER
 from arbiter_core.kernel import events as ev
-from arbiter_core.kernel.events.base import EventBase
-from arbiter_core.kernel.evolve import applies
-from arbiter_core.kernel.explain import Namer, explains
 from arbiter_core.kernel.refs import ObjectRef
 from arbiter_core.kernel.state import GameState, Marker, Obj, StackItem, Step
 from arbiter_core.kernel.txn import Txn, before_emit, watch
@@ -41,6 +37,7 @@ from arbiter_core.variants.archenemy import (
     face_up_schemes,
     is_archenemy_game,
 )
+from arbiter_core.variants.base import CasualNoted, note
 from arbiter_core.variants.planes import casual, does
 from arbiter_core.variants.schemes import MOTION
 
@@ -67,23 +64,6 @@ NOTHING = add_card(card(
                               "or more damage this turn, abandon this scheme.",
            "each_end_step")))
 
-Note = Literal["schemes_held", "dealt", "horde"]
-
-
-class SchemeNoted(EventBase):
-    """A scheme's note about a player changes to `value` (0: removed)."""
-
-    type: Literal["SchemeNoted"] = "SchemeNoted"
-    note: Note
-    player: str
-    value: int
-    add: bool = False  # "horde": one more card number, not a replacement
-
-
-def note(s: GameState, kind: str, player: str) -> int:
-    return next((v for k, p, v in s.scheme_notes if k == kind and p == player), 0)
-
-
 def _schemes(s: GameState, name: str) -> list[Obj]:
     return [o for o in face_up_schemes(s) if o.name == name] if is_archenemy_game(s) else []
 
@@ -95,18 +75,18 @@ def _schemes(s: GameState, name: str) -> list[Obj]:
 def _all_in_good_time(t: Txn, m: Marker, item: StackItem) -> None:
     """An extra turn after this one (500.7); schemes can't be set in motion then."""
     t.emit(ev.ExtraTurnAdded(marker=m.number, player=item.controller, rule="500.7"))
-    t.emit(SchemeNoted(note="schemes_held", player=item.controller, value=1, rule="500.7"))
+    t.emit(CasualNoted(note="schemes_held", player=item.controller, value=1, rule="500.7"))
 
 
 @before_emit(ev.TurnBegan)
 def _turn_begins(t: Txn, e: ev.TurnBegan) -> None:
     """A new turn: the notes of the last one end; an extra turn All in Good Time gave
     begins without schemes."""
-    for kind, player, value in t.s.scheme_notes:
+    for kind, player, value in t.s.casual_notes:
         if kind == "dealt" or (kind == "schemes_held" and value == 2):
-            t.emit(SchemeNoted(note=kind, player=player, value=0, rule="500.7"))
+            t.emit(CasualNoted(note=kind, player=player, value=0, rule="500.7"))
     if e.extra and note(t.s, "schemes_held", e.player) == 1:
-        t.emit(SchemeNoted(note="schemes_held", player=e.player, value=2, rule="500.7"))
+        t.emit(CasualNoted(note="schemes_held", player=e.player, value=2, rule="500.7"))
 
 
 def _held(s: GameState, player: str) -> bool:
@@ -158,7 +138,7 @@ def _horde(t: Txn, m: Marker, item: StackItem) -> None:
             t.emit(ev.ObjectMoved(obj=o.id, new_id=t.new_id(), to_zone="battlefield",
                                   to_player=o.owner, controller=item.controller,
                                   rule="110.2"))
-            t.emit(SchemeNoted(note="horde", player=item.controller, value=o.card,
+            t.emit(CasualNoted(note="horde", player=item.controller, value=o.card,
                                add=True, rule="904.8"))
 
 
@@ -171,7 +151,7 @@ def _horde_dies(s: GameState, e: ev.ObjectMoved, current: int | None, before: Ob
         return []
     out = []
     for o in _schemes(s, HORDE.name):
-        if ("horde", o.controller, before.card) in s.scheme_notes:
+        if ("horde", o.controller, before.card) in s.casual_notes:
             m = s.marker_of(o.controller) or next(iter(s.markers.values()))
             out.append(ev.AbilityTriggered(source=o.id, source_name=o.name,
                                            controller=o.controller, ability=2,
@@ -214,16 +194,4 @@ def _dealt(s: GameState, e: ev.DamageDealt, current: int | None, before: Obj | N
                                    for o in _schemes(s, NOTHING.name)):
         return []
     total = note(s, "dealt", e.player) + e.amount
-    return [SchemeNoted(note="dealt", player=e.player, value=total, rule="904.8")]
-
-
-@applies(SchemeNoted)
-def _noted(s: GameState, e: SchemeNoted) -> None:
-    kept = s.scheme_notes if e.add else tuple(
-        n for n in s.scheme_notes if (n[0], n[1]) != (e.note, e.player))
-    s.scheme_notes = (*kept, (e.note, e.player, e.value)) if e.value else kept
-
-
-@explains(SchemeNoted)
-def _explain(before: GameState, e: SchemeNoted, name: Namer) -> str:
-    return f"scheme note {e.note} of {e.player}: {e.value}"
+    return [CasualNoted(note="dealt", player=e.player, value=total, rule="904.8")]
