@@ -12,8 +12,7 @@ paragraph as `text`; what each does is registered here by the ability's `name`
 
 Here: Krosa, Academy at Tolaria West, Chaotic Aether, and Sokenzan (its chaos
 ability's additional combat and main phase by a note, `base.CasualNoted`, and a skip of
-the end step, 500.8); more planes are in `planes_oracle`. Not yet: Glimmervoid Basin,
-Interplanar Tunnel.
+the end step, 500.8); more planes are in `planes_oracle`. Not yet: Glimmervoid Basin.
 """
 
 from __future__ import annotations
@@ -45,8 +44,9 @@ from arbiter_core.variants.planechase import (
     planeswalk,
 )
 
-#: what each casual ability does as it resolves: (txn, marker, item) -> None
-CASUAL_EFFECTS: Registry[str, Callable[[Txn, Marker, StackItem], None]] = Registry(
+#: what each casual ability does as it resolves: (txn, marker, item) -> True when it
+#: paused the resolution for a decision (608.2d), else None
+CASUAL_EFFECTS: Registry[str, Callable[[Txn, Marker, StackItem], bool | None]] = Registry(
     "casual card ability")
 
 
@@ -60,10 +60,10 @@ def casual(name: str, text: str, when: str = "static", **more: Any) -> CasualAbi
     return CasualAbility(name=name, text=text, when=when, **more)
 
 
-def does(name: str) -> Callable[[Callable[[Txn, Marker, StackItem], None]],
-                                Callable[[Txn, Marker, StackItem], None]]:
-    def add(fn: Callable[[Txn, Marker, StackItem], None]
-            ) -> Callable[[Txn, Marker, StackItem], None]:
+def does(name: str) -> Callable[[Callable[[Txn, Marker, StackItem], Any]],
+                                Callable[[Txn, Marker, StackItem], Any]]:
+    def add(fn: Callable[[Txn, Marker, StackItem], Any]
+            ) -> Callable[[Txn, Marker, StackItem], Any]:
         CASUAL_EFFECTS.add(name, fn)
         return fn
     return add
@@ -80,8 +80,7 @@ def _meaning(ab: CasualAbility) -> Meaning:
 @effect(CasualEffect)
 def _run(t: Txn, m: Marker, item: StackItem, eff: CasualEffect, legal: object,
          index: int) -> bool:
-    CASUAL_EFFECTS[eff.name](t, m, item)
-    return False
+    return bool(CASUAL_EFFECTS[eff.name](t, m, item))
 
 
 @ability_wording(CasualAbility)
