@@ -9,7 +9,7 @@ Roots of All Evil, There Is No Refuge, The Iron Guardian Stirs, I Delight in You
 Convulsions, Know Naught but Fire, Mortal Flesh Is Weak, Embrace My Diabolical Vision,
 Behold the Power of Destruction, Make Yourself Useful, and the ongoing The Very Soil Shall
 Shake. All in Good Time, My Undead Horde Awakens and Nothing Can Stop Me Now are in
-`schemes_oracle`. Not yet: Feed the Machine, I Call on the Ancient Magics.
+`schemes_oracle`, Feed the Machine and I Call on the Ancient Magics in `schemes_choices`.
 """
 
 from __future__ import annotations

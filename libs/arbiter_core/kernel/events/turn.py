@@ -96,7 +96,7 @@ class DecisionRequested(EventBase):
         "declare_attackers", "declare_blockers", "assign_combat_damage", "legend_rule", "discard",
         "search", "choose_color", "choose_team_member", "proliferate", "redistribute",
         "choose_opponent", "choose_card", "choose_plane", "pay_or_not", "choose_active_player",
-        "you_may",
+        "you_may", "self_or_others", "sacrifice", "search_to_hand",
         "choose_targets", "choose_copy", "mulligan", "mulligan_bottom",
         "order_triggers", "opening_hand",
         "commander_zone", "put_attacking",
