@@ -82,8 +82,10 @@ def supplements(variant: str, players: int, seat: int, base: str | None = None
     out: dict[str, Any] = {}
     if getattr(v, "planechase", False):
         out["planar_deck"] = list(BOT_PLANAR_DECK)
-    if getattr(v, "archenemy", False) and seat == 0:
-        out["scheme_deck"] = list(BOT_SCHEME_DECK)
+    if getattr(v, "archenemy", False) and seat == 0:  # 904.13d: one of a name
+        distinct = getattr(v, "distinct_schemes", False)
+        out["scheme_deck"] = list(dict.fromkeys(BOT_SCHEME_DECK) if distinct
+                                  else BOT_SCHEME_DECK)
         out["archenemy"] = True
     if getattr(v, "vanguard", False):  # 902.3: one vanguard card each
         out["vanguard"] = BOT_VANGUARDS[seat % len(BOT_VANGUARDS)]

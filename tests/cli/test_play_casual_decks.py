@@ -87,3 +87,15 @@ def test_a_heros_scheme_deck_and_an_archenemy_without_one_are_refused(
     plain = _list(tmp_path, "d.txt")
     code, out, _ = _play(tmp_path, "archenemy", 3, f"P1={plain}")
     assert code == 2 and "needs a Scheme deck" in out
+
+
+def test_archenemy_commander_bots_play_ten_different_schemes(tmp_path: Path) -> None:
+    """904.13d: the archenemy's scheme deck has at least ten cards, each a different name;
+    904.13b: 60 life for the archenemy and 60 shared by the heroes."""
+    code, out, db = _play(tmp_path, "archenemy_commander", 3)
+    assert code == 0, out
+    schemes = _put(db, "P1", "scheme_deck")
+    assert len(schemes) == 10 and len(set(schemes)) == 10
+    with open_store(db) as store:
+        started = next(e for e in store.read_all() if e.type == "GameStarted")
+    assert started.payload["life"] == {"P1": 60, "P2": 60, "P3": 60}

@@ -57,6 +57,7 @@ class ArchenemyCommander(Archenemy, Commander):
     shared_life = True  # 904.13b: the heroes' shared life total (810.8, 810.9)
     option_variants: ClassVar[dict[str, str]] = {}
     deck_sections = ("Scheme deck",)
+    distinct_schemes = True  # 904.13d: the bots' scheme deck has one of each name
 
     def team_life(self, heads: int) -> int:
         """CR 904.13b: 60 for the archenemy, and 60 shared by the heroes."""
