@@ -225,6 +225,9 @@ def export_scenario(s: GameState, name: str) -> Exported:
     variant, options, commander_players, commander_warnings = scenario_keys(s)
     warnings += commander_warnings
     warnings += [why for o, why in CASUAL_OPTIONS.items() if o in s.casual_options]
+    if s.casual_notes:  # Sokenzan's additional phases, schemes' memories
+        warnings.append("what casual cards remember is left out: " + ", ".join(
+            f"{note} of {player}" for note, player, _ in s.casual_notes))
     specs = []
     for p in players:
         pl = s.players[p]
