@@ -16,6 +16,7 @@ class DeckCase:
     players: int
     rules: tuple[str, ...]
     expect: tuple[tuple[str, str], ...] | None  # None: legal
+    options: tuple[str, ...] = ()  # `// options: single_planar_deck`: its CLI flags
 
     def expects_violation_of(self, rule: str) -> bool:
         return self.expect is not None and any(r == rule for _, r in self.expect)
@@ -27,14 +28,15 @@ def read_case(path: Path) -> DeckCase:
         if not line.startswith("//"):
             break
         key, sep, value = line.removeprefix("//").strip().partition(":")
-        if sep and key in ("variant", "players", "rules", "expect"):
+        if sep and key in ("variant", "players", "rules", "expect", "options"):
             keys.setdefault(key, []).append(value.strip())
     assert "variant" in keys and "expect" in keys, f"{path.name}: variant and expect"
     expect = keys["expect"]
     pairs = None if expect == ["legal"] else tuple(
         (card.strip(), rule.strip()) for card, _, rule in (e.rpartition(":") for e in expect))
     return DeckCase(path, keys["variant"][0], int(keys.get("players", ["2"])[0]),
-                    tuple(" ".join(keys.get("rules", [])).split()), pairs)
+                    tuple(" ".join(keys.get("rules", [])).split()), pairs,
+                    tuple(" ".join(keys.get("options", [])).split()))
 
 
 def deck_cases() -> list[DeckCase]:

@@ -28,6 +28,7 @@ from arbiter_decks.model import (
 )
 from arbiter_decks.parser import DeckListError, parse_deck_list, read_deck_list
 from arbiter_decks.rules import constructed, planar_deck, scheme_deck, vanguard_card
+from arbiter_decks.rules import single_planar_deck as single_planar_deck_rule
 
 
 def archenemy_scheme_deck(d: DeckCheck) -> Iterator[Violation]:
@@ -105,9 +106,15 @@ def check_deck(deck: DeckList, rules: Sequence[DeckRule], players: int = 2,
 
 
 def check_text(text: str | bytes, variant: str, players: int = 2,
-               cards: Catalog | None = None) -> CheckResult:
-    """Parse and check a list (`DeckListError`, `UnknownVariant` when it can't be)."""
+               cards: Catalog | None = None, single_planar_deck: bool = False
+               ) -> CheckResult:
+    """Parse and check a list (`DeckListError`, `UnknownVariant` when it can't be);
+    `single_planar_deck`: its Planar deck is the communal one (901.15a)."""
     rules = variant_deck_rules(variant)
+    if single_planar_deck:
+        if planar_deck not in rules:
+            raise UnknownVariant(f"{variant} has no planar deck (901.15)")
+        rules = tuple(single_planar_deck_rule if r is planar_deck else r for r in rules)
     deck = read_deck_list(text) if isinstance(text, bytes) else parse_deck_list(text)
     return check_deck(deck, rules, players, cards)
 

@@ -84,4 +84,5 @@ BOT_SCHEME_DECK: tuple[str, ...] = tuple(name for name in (
     "Make Yourself Useful", "The Very Soil Shall Shake") for _ in range(2))
 
 #: the vanguards bots play, in seat order (902.3)
-BOT_VANGUARDS: tuple[str, ...] = ("Gerrard", "Squee", "Ertai")
+BOT_VANGUARDS: tuple[str, ...] = ("Gerrard", "Squee", "Ertai", "Karn", "Sisay",
+                                  "Bosh, Iron Golem Avatar", "Platinum Angel Avatar")

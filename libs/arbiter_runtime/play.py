@@ -3,11 +3,12 @@ store; the returned summary has the winner, the turn count and the event count."
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from arbiter_core.kernel.commands import PlayerSetup, StartGame
+from arbiter_core.kernel.errors import InvalidCommand
 from arbiter_core.kernel.hashing import state_hash
 from arbiter_core.kernel.state import Decision, GameState, Priority
 from arbiter_core.variants.base import get_variant
@@ -81,21 +82,35 @@ def supplements(variant: str, players: int, seat: int, base: str | None = None
     out: dict[str, Any] = {}
     if getattr(v, "planechase", False):
         out["planar_deck"] = list(BOT_PLANAR_DECK)
-    if getattr(v, "archenemy", False) and seat == 0:
-        out["scheme_deck"] = list(BOT_SCHEME_DECK)
+    if getattr(v, "archenemy", False) and seat == 0:  # 904.13d: one of a name
+        distinct = getattr(v, "distinct_schemes", False)
+        out["scheme_deck"] = list(dict.fromkeys(BOT_SCHEME_DECK) if distinct
+                                  else BOT_SCHEME_DECK)
         out["archenemy"] = True
     if getattr(v, "vanguard", False):  # 902.3: one vanguard card each
         out["vanguard"] = BOT_VANGUARDS[seat % len(BOT_VANGUARDS)]
     return out
 
 
-def own_supplements(bots: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
-    """A seat's supplementary decks and sideboard (cards outside the game, 400.11a): its
-    list's where it has them, else the bots'; a scheme deck only for the archenemy seat
-    (904.2a)."""
-    keep = ("planar_deck", "vanguard", "sideboard",
-            *(("scheme_deck",) if bots.get("archenemy") else ()))
-    return {**bots, **{k: v for k, v in own.items() if k in keep}}
+def own_supplements(seat: str, bots: dict[str, Any], listed: Mapping[str, Any]
+                    ) -> dict[str, Any]:
+    """The bots' supplementary decks, replaced by those of the seat's own list: its
+    planar deck (901.3), its vanguard (902.3), its sideboard (cards outside the game,
+    400.11a), and its scheme deck if the seat is an archenemy (904.3: the archenemy's;
+    the archenemy's list needs one)."""
+    out = dict(bots)
+    for key in ("planar_deck", "vanguard", "sideboard"):
+        if key in listed:
+            out[key] = listed[key]
+    if listed and bots.get("archenemy"):
+        if "scheme_deck" not in listed:
+            raise InvalidCommand(f"players.{seat}.scheme_deck", f"{seat} is the archenemy "
+                                 "(904.2a): its deck list needs a Scheme deck (904.3)")
+        out["scheme_deck"] = listed["scheme_deck"]
+    elif "scheme_deck" in listed:
+        raise InvalidCommand(f"players.{seat}.scheme_deck", f"{seat} is a hero: only the "
+                             "archenemy has a scheme deck (904.3)")
+    return out
 
 
 def play_bot_game(store: EventStore, game_id: str, players: int, seed: int,
@@ -120,7 +135,7 @@ def play_bot_game(store: EventStore, game_id: str, players: int, seed: int,
         range_of_influence=range_of_influence, random_start=True, mulligans=True,
         order_triggers=True,
         players=[seat_setup(variant, i, n, teams[i], own.get(n)).model_copy(
-                     update=own_supplements(supplements(variant, players, i, base),
+                     update=own_supplements(n, supplements(variant, players, i, base),
                                             (lists or {}).get(n, {})))
                  for i, n in enumerate(names)]))
     bots = {n: RandomBot(seed * 1000 + i) for i, n in enumerate(names)}

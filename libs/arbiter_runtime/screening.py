@@ -39,7 +39,7 @@ NOT_A_LEGAL_CHOICE = "not a legal choice"
 #: list of lists of ids; `attacks` pairs (creature, "player" or "o:<id>"), `blocks`
 #: pairs (blocker, attacker); `assignments` maps a creature to {"o:<id>"|"p:..": n}
 ID_FIELDS = frozenset({"card", "source", "pay", "choices", "bands", "attacks", "blocks",
-                       "assignments", "targets"})
+                       "assignments", "targets", "sacrifice"})
 #: fields that hold no object id (numbers that are not ids, players, options)
 OTHER_FIELDS = frozenset({"type", "player", "players", "marker", "x", "ability", "option",
                           "using"})

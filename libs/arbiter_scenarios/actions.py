@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 UNSUPPORTED: set[str] = set()
 KNOWN = {"player", "play_land", "cast", "cast_face_down", "turn_face_up", "targets", "pay",
-         "x", "stack", "activate", "ability", "pass", "pass_until", "marker", "attack",
+         "x", "stack", "activate", "ability", "sacrifice", "pass", "pass_until", "marker", "attack",
          "bands", "block", "assign_combat_damage", "choose", "concede", "expect_rejected",
          "mulligan", "keep", "roll_planar_die", *UNSUPPORTED}
 
@@ -110,8 +110,8 @@ def _activated_source(run: Run, player: str, ref: str) -> int:
         return _permanent(run, player, ref)
     except NameError_:
         found = run.names.in_zone(run.state, ref, "battlefield")
-        if not found:
-            found = run.names.in_zone(run.state, ref, "hand", owner=player)
+        for zone in ("hand", "command"):  # cycling 702.29a; a vanguard's, 902.7
+            found = found or run.names.in_zone(run.state, ref, zone, owner=player)
         if not found:
             raise
         return found[0].id
@@ -161,8 +161,10 @@ def _command(run: Run, player: str, a: dict[str, Any]) -> Command | None:
         source = _activated_source(run, player, str(a["activate"]))
         refs = list(a.get("targets", []))
         targets = [[t for ref in refs for t in run.names.target(s, str(ref))[:1]]] if refs else []
+        sacrifice = [_permanent(run, player, str(r)) for r in a["sacrifice"]] \
+            if "sacrifice" in a else None
         return ActivateAbility(player=player, source=source, ability=int(a.get("ability", 0)),
-                               targets=targets, pay=pay, marker=marker)
+                               targets=targets, pay=pay, marker=marker, sacrifice=sacrifice)
     if a.get("pass"):
         return PassPriority(player=player, marker=marker)
     if a.get("concede"):

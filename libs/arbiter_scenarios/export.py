@@ -199,6 +199,16 @@ def _warn_position(s: GameState, warnings: list[str]) -> None:
                         f"({', '.join(d.source_name for d in s.delayed)})")
 
 
+#: options of the casual variants a position file does not write (replay --as-scenario)
+CASUAL_OPTIONS = {
+    "single_planar_deck": "the single planar deck option (901.15) is left out: write "
+                          "options {single_planar_deck: true} and the communal deck as the "
+                          "top-level planar_deck",
+    "individual_poison": "Archenemy Commander (904.13): the archenemy (archenemy: true) "
+                         "and the scheme decks are not written",
+}
+
+
 def export_scenario(s: GameState, name: str) -> Exported:
     """The position `s` as scenario data (see the module docstring)."""
     if not s.started or not s.markers:
@@ -214,6 +224,10 @@ def export_scenario(s: GameState, name: str) -> Exported:
     refs = _references(layout)
     variant, options, commander_players, commander_warnings = scenario_keys(s)
     warnings += commander_warnings
+    warnings += [why for o, why in CASUAL_OPTIONS.items() if o in s.casual_options]
+    if s.casual_notes:  # Sokenzan's additional phases, schemes' memories
+        warnings.append("what casual cards remember is left out: " + ", ".join(
+            f"{note} of {player}" for note, player, _ in s.casual_notes))
     specs = []
     for p in players:
         pl = s.players[p]

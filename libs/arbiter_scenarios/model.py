@@ -137,7 +137,14 @@ class Scenario(_Model):
     turn_markers: dict[int, str] = Field(default_factory=dict)
     planar_die: list[Literal["blank", "chaos", "planeswalker"]] = Field(
         default_factory=list, max_length=100)
+    #: 901.15: the communal planar deck of `{single_planar_deck: true}`, top first
+    planar_deck: list[CardEntry] = Field(default_factory=list)
     file: str = ""
+
+    @field_validator("planar_deck", mode="before")
+    @classmethod
+    def _communal(cls, v: Any) -> list[CardEntry]:
+        return _expand(v)
 
     @field_validator("rules", mode="before")
     @classmethod

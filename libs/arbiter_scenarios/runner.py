@@ -29,7 +29,8 @@ from arbiter_store import open_store
 
 SUPPORTED_OPTIONS = {"attack", "range_of_influence", "starting_life", "deploy_creatures",
                      "shared_team_turns", "mulligans", "base", "brawl",
-                     "planar_die_rolls_free", "supervillain_rumble"}
+                     "planar_die_rolls_free", "supervillain_rumble", "single_planar_deck",
+                     "commander"}
 #: the supplementary deck each casual variant uses
 CASUAL_DECKS = {"planar_deck": "planechase", "scheme_deck": "archenemy"}
 
@@ -81,7 +82,7 @@ def _variant(sc: Any) -> tuple[str, str | None]:
         options = get_variant(name).option_variants
     except ArbiterError as e:
         raise ScenarioFailed(str(e)) from None
-    for option in ("brawl",):
+    for option in ("brawl", "commander"):
         if option in opts and option not in options:
             raise ScenarioFailed(f"options.{option} is not an option of {name}")
         if opts.get(option):
@@ -111,6 +112,7 @@ def _setup(sc: Any) -> Run:
         raise ScenarioFailed("team_life/team_poison set up a position: give `start`")
     session = GameSession(open_store(":memory:"), f"scenario:{sc.name}")
     opts = dict(sc.options)
+    single = bool(opts.get("single_planar_deck", False))
     setup_cards: list[str] = []
     if sc.start is not None:
         players, attachments = [], []
@@ -127,6 +129,10 @@ def _setup(sc: Any) -> Run:
                 setup_cards.extend(c.card for c in cards)
                 where.extend((p.name, i) if zone == "battlefield" else None
                              for i in range(len(cards)))
+            if single and p.name == (sc.start.active or sc.players[0].name):
+                zones["planar_deck"] = [c.setup(False) for c in sc.planar_deck]
+                setup_cards.extend(c.card for c in sc.planar_deck)
+                where.extend(None for _ in sc.planar_deck)
             players.append(PositionPlayer(
                 name=p.name, team=_team(sc, p), life=p.life, poison=p.poison, zones=zones,
                 commander=p.commander, commander_damage_taken=dict(p.commander_damage_taken),
@@ -156,6 +162,7 @@ def _setup(sc: Any) -> Run:
             markers=dict(sc.turn_markers), face_down=face_down, order_triggers=True,
             supervillain_rumble=bool(opts.get("supervillain_rumble", False)),
             planar_die_rolls_free=bool(opts.get("planar_die_rolls_free", False)),
+            single_planar_deck=single,
             planar_die=list(sc.planar_die))
     else:
         for p in sc.players:
@@ -169,6 +176,7 @@ def _setup(sc: Any) -> Run:
             setup_cards.extend(c.card for c in p.library)
             setup_cards.extend(c.card for c in p.planar_deck)
             setup_cards.extend(c.card for c in p.scheme_deck)
+        setup_cards.extend(c.card for c in sc.planar_deck)
         # 903.6: the commanders are put into the command zone first, in seat order
         setup_cards[:0] = [p.commander for p in sc.players if p.commander]
         names = Names(setup_cards)
@@ -183,6 +191,7 @@ def _setup(sc: Any) -> Run:
                      for p in sc.players],
             supervillain_rumble=bool(opts.get("supervillain_rumble", False)),
             planar_die_rolls_free=bool(opts.get("planar_die_rolls_free", False)),
+            single_planar_deck=single, planar_deck=[c.card for c in sc.planar_deck],
             starting_life=opts.get("starting_life"), attack=opts.get("attack"),
             range_of_influence=opts.get("range_of_influence"),
             deploy_creatures=opts.get("deploy_creatures"),
@@ -213,6 +222,12 @@ def _check_casual(sc: Any) -> None:
         for zone, feature in CASUAL_DECKS.items():
             if getattr(p, zone) and not getattr(v, feature, False):
                 raise ScenarioFailed(f"players.{p.name}.{zone}: only {feature} uses it")
+    single = bool(sc.options.get("single_planar_deck", False))
+    if single and not getattr(v, "planechase", False):
+        raise ScenarioFailed("options.single_planar_deck is an option of planechase")
+    if bool(sc.planar_deck) != single:
+        raise ScenarioFailed("planar_deck (top level): the communal deck of "
+                             "{single_planar_deck: true} (901.15), and only it")
     if sc.planar_die and (not getattr(v, "planechase", False) or sc.start is None):
         raise ScenarioFailed("planar_die: supposes planar die results in a planechase "
                              "position (give `start`)")

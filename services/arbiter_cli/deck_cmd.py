@@ -39,9 +39,11 @@ def read_file(path: Path) -> bytes:
     return data
 
 
-def check(variant: str, path: Path, as_json: bool, players: int = 2) -> int:
+def check(variant: str, path: Path, as_json: bool, players: int = 2,
+          single_planar_deck: bool = False) -> int:
     try:
-        result = check_text(read_file(path), variant, players)
+        result = check_text(read_file(path), variant, players,
+                            single_planar_deck=single_planar_deck)
     except (DeckFileError, DeckListError, UnknownVariant) as e:
         line = e.line if isinstance(e, DeckListError) else None
         where = f"{path}: " if not isinstance(e, DeckFileError) else ""

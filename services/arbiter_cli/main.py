@@ -34,11 +34,14 @@ def deck_check(
     as_json: bool = typer.Option(False, "--json", help="one JSON object per violation"),
     players: int = typer.Option(2, "--players", min=1, max=100,
                                 help="players in the game (rules that depend on it)"),
+    single_planar_deck: bool = typer.Option(
+        False, "--single-planar-deck",
+        help="Planechase: the Planar deck is the communal one (901.15a)"),
 ) -> None:
     """Check a deck list; exit 0 legal, 1 with violations, 2 unreadable or unknown variant."""
     from arbiter_cli import deck_cmd  # loads the deck package only for deck commands
 
-    raise typer.Exit(deck_cmd.check(variant, file, as_json, players))
+    raise typer.Exit(deck_cmd.check(variant, file, as_json, players, single_planar_deck))
 
 
 @db_app.command("upgrade")

@@ -17,7 +17,8 @@ runner = CliRunner()
 @pytest.mark.parametrize("case", deck_cases(), ids=lambda c: c.path.stem)
 def test_deck_case(case: DeckCase) -> None:
     result = runner.invoke(app, ["deck", "check", "--variant", case.variant, "--players",
-                                 str(case.players), "--json", str(case.path)])
+                                 str(case.players), "--json", str(case.path),
+                                 *("--" + o.replace("_", "-") for o in case.options)])
     rows = [json.loads(line) for line in result.stdout.splitlines()]
     got = [(r["card"], r["rule"]) for r in rows[:-1]]
     assert got == list(case.expect or []), [r["reason"] for r in rows[:-1]]

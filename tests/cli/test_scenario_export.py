@@ -263,3 +263,20 @@ def test_a_commander_position_round_trips(tmp_path: Path) -> None:
     assert again.commander is not None
     assert sorted(t for _, _, t in again.commander.damage) == sorted(
         t for _, _, t in picked.commander.damage)
+
+
+def test_casual_options_and_notes_are_warned_about() -> None:
+    """Issue 17: the single planar deck option (901.15), Archenemy Commander (904.13: the
+    variant is written as archenemy with {commander: true}) and what casual cards
+    remember are not positions a file can set up: each is a warning."""
+    root = Path(__file__).resolve().parents[2] / "tests" / "scenarios"
+    single = _setup(load(root / "planechase" / "single-deck-leaving.yaml")).state
+    warned = export_scenario(single, "single").warnings
+    assert any("single planar deck option (901.15)" in w for w in warned)
+    commander = _setup(load(root / "archenemy" / "commander-shared-life-own-poison.yaml"))
+    exported = export_scenario(commander.state, "ac")
+    assert exported.data["variant"] == "archenemy"
+    assert exported.data["options"]["commander"] is True
+    assert any("Archenemy Commander (904.13)" in w for w in exported.warnings)
+    noted = replace(single, casual_notes=(("extra_combat", "Alice", 20),))
+    assert any("extra_combat of Alice" in w for w in export_scenario(noted, "n").warnings)

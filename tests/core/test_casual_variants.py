@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from arbiter_core.kernel.commands import PlayerSetup, StartGame
+from arbiter_core.kernel.commands import ChooseObjects, PlayerSetup, StartGame
 from arbiter_core.kernel.decide import decide
 from arbiter_core.kernel.errors import ArbiterError
 from arbiter_core.kernel.evolve import apply, empty_state
@@ -16,7 +16,10 @@ from arbiter_core.kernel.state import GameState
 from arbiter_core.variants.base import get_variant
 from arbiter_core.views.seat import view
 from arbiter_runtime.decks import BOT_SCHEME_DECK
-from arbiter_scenarios.runner import run_scenario
+from arbiter_runtime.screening import screen
+from arbiter_scenarios import actions as act
+from arbiter_scenarios.model import load
+from arbiter_scenarios.runner import _setup, run_scenario
 
 DECK = ["Plains"] * 30
 
@@ -112,6 +115,12 @@ SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
     ("vanguard/modifiers.yaml", "vanguard: Ertai", "vanguard: Gerrard"),
     ("planechase/two-headed-giant.yaml", "options: {base: two_headed_giant}",
      "options: {base: free_for_all}"),
+    ("archenemy/commander-start.yaml", "options: {commander: true}",
+     "options: {commander: false}"),
+    ("planechase/single-deck-leaving.yaml", "single_planar_deck: true",
+     "single_planar_deck: false"),
+    ("planechase/single-deck-start.yaml", "{planar_deck_top: {player: Alice, is: null}}",
+     "{planar_deck_top: {player: Alice, is: The Eon Fog}}"),
 ])
 def test_a_wrong_casual_value_fails_the_scenario(tmp_path: Path, file: str, old: str,
                                                  new: str) -> None:
@@ -138,3 +147,22 @@ def test_hostile_supplementary_decks_are_typed_rejections(variant: str,
                PlayerSetup(name="B", deck=DECK, team="h", vanguard="Gerrard")]
     with pytest.raises(ArbiterError):
         _start(variant, players)
+
+
+def test_a_searching_player_sees_the_cards_offered_and_no_one_else() -> None:
+    """701.19: I Call on the Ancient Magics - H1, searching, sees its library's cards in
+    its decision (and may name them: `screening`); H2 and the archenemy don't."""
+    sc = load(SCENARIOS / "archenemy" / "ancient-magics.yaml")
+    run = _setup(sc)
+    for i, action in enumerate(sc.actions[:4]):  # up to H1's pending search
+        if "check" not in action:
+            act.perform(run, action, f"actions[{i}]")
+    mine = view(run.state, "H1").markers[0].pending
+    theirs = view(run.state, "H2").markers[0].pending
+    assert mine.decision == "search_to_hand" and len(mine.options) == 6
+    assert "Lightning Bolt" in {c.name for c in mine.options}
+    assert theirs.options == () and theirs.hidden_options == 6
+    bolt = next(c.id for c in mine.options if c.name == "Lightning Bolt")
+    screen(run.state, "H1", ChooseObjects(player="H1", choices=[bolt]))
+    with pytest.raises(ArbiterError):
+        screen(run.state, "H2", ChooseObjects(player="H2", choices=[bolt]))

@@ -128,9 +128,9 @@ def test_103_2b_and_702_139a_one_companion_with_a_companion_ability() -> None:
 
 def test_the_constructed_rules_together() -> None:
     assert found(LEGAL, *R.constructed()) == []
-    bad = "58 Island\n5 Shock\n1 Tarmogoyf\n1 Akoum\nSideboard\n16 Island\nVanguard\n1 Karn\n"
+    bad = "58 Island\n5 Shock\n1 Tarmogoyf\n1 Akoum\nSideboard\n16 Island\nVanguard\n1 Maro\n"
     assert found(bad, *R.constructed()) == [
-        ("Tarmogoyf", "engine"), ("Akoum", "engine"), ("Karn", "engine"),
+        ("Tarmogoyf", "engine"), ("Akoum", "engine"), ("Maro", "engine"),
         ("Akoum", "108.2a"), ("deck", "902.3"), ("Shock", "100.2a"), ("deck", "100.4a")]
 
 

@@ -106,7 +106,9 @@ CASUAL: list[Game] = [
     (variant, n, seed) for k, (variant, n) in enumerate([
         ("planechase:base=free_for_all", 4), ("planechase:base=two_headed_giant", 4),
         ("planechase:base=grand_melee", 8), ("vanguard", 3), ("archenemy", 4)])
-    for seed in range(6000 + 100 * k, 6003 + 100 * k)]
+    for seed in range(6000 + 100 * k, 6003 + 100 * k)] + [
+    # every avatar of the pool at the table (seven seats), and Archenemy Commander (904.13)
+    ("vanguard", 7, 6500), ("archenemy_commander", 4, 6600)]
 GAMES: list[Game] = [
     g for trio in zip(TWO_PLAYER, THREE_PLAYER, FOUR_PLAYER, strict=False) for g in trio
 ] + TWO_PLAYER[len(THREE_PLAYER):] + MULTIPLAYER + COMMANDER + CASUAL
@@ -126,7 +128,8 @@ def test_game_mix() -> None:
         ("free_for_all:range=1,attack=left", 5), ("team_vs_team", 4), ("emperor", 6),
         ("commander", 4), ("brawl", 2),
         ("planechase:base=free_for_all", 4), ("planechase:base=two_headed_giant", 4),
-        ("planechase:base=grand_melee", 8), ("vanguard", 3), ("archenemy", 4)}
+        ("planechase:base=grand_melee", 8), ("vanguard", 3), ("archenemy", 4),
+        ("vanguard", 7), ("archenemy_commander", 4)}
     fresh = [i for i, _ in enumerate(GAMES) if i % FRESH_PROCESS_EVERY == 0]
     assert len(fresh) >= 20
 

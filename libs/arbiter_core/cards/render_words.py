@@ -76,6 +76,14 @@ TARGET_NOUNS: dict[TargetKind, tuple[str, str]] = {
         "creatures, planeswalkers, and/or players",
     ),
     "noncreature_artifact": ("noncreature artifact", "noncreature artifacts"),
+    "red_green_or_white_creature_you_control": (
+        "red, green, or white creature you control",
+        "red, green, and/or white creatures you control",
+    ),
+    "creature_card_in_an_opponents_graveyard": (
+        "creature card from an opponent's graveyard",
+        "creature cards from opponents' graveyards",
+    ),
 }
 
 # How a target already named is referred back to: "that creature", "that player".
@@ -92,6 +100,8 @@ TARGET_REFERENCE_NOUNS: dict[TargetKind, str] = {
     "creature_an_opponent_controls": "creature",
     "creature_planeswalker_or_player": "permanent or player",
     "noncreature_artifact": "artifact",
+    "red_green_or_white_creature_you_control": "creature",
+    "creature_card_in_an_opponents_graveyard": "card",
 }
 
 TRIGGER_PHRASES: dict[TriggerEvent, str] = {

@@ -22,6 +22,7 @@ from arbiter_core.card_types import planeswalkers
 from arbiter_core.combat import banding
 from arbiter_core.effects import damage_replacement as replacement
 from arbiter_core.effects import life
+from arbiter_core.effects.damage import after_prevention
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.edits import set_marker
 from arbiter_core.kernel.errors import RuleViolation
@@ -305,6 +306,9 @@ def _deal(t: Txn, m: Marker, amounts: dict[tuple[int, Ref], int]) -> None:
             if k <= 0:
                 continue
             if isinstance(to, PlayerRef):
+                k = after_prevention(s, src_id, to.player, k)  # 615.1
+                if k <= 0:
+                    continue
                 # 119.8, 810.9h: no life loss for a player whose life total can't change.
                 t.emit(ev.DamageDealt(source=src_id, player=to.player, amount=k, combat=True,
                                       life_loss=not life.cant_change(s, to.player),

@@ -120,7 +120,7 @@ def _check(s: GameState, d: Decision, cmd: ChooseObjects) -> None:
         raise RuleViolation("801.5a" if has_counter else "701.34a",
                             f"{x} can't be chosen to proliferate")
     teams = [s.players[p].team for p in cmd.players]
-    if s.shared_life and len(set(teams)) != len(teams):
+    if s.shared_poison and len(set(teams)) != len(teams):
         raise RuleViolation("701.34b", "only one player of a team can be given a poison "
                                        "counter")
 
@@ -140,5 +140,5 @@ def _proliferated(t: Txn, m: Marker, d: Decision, cmd: ChooseObjects) -> None:
     for p in cmd.players:
         if not life.cant_get_poison(t.s, p):
             t.emit(ev.PoisonCountersChanged(player=p, amount=1,
-                                            rule="810.10d" if t.s.shared_life else "701.34a"))
+                                            rule="810.10d" if t.s.shared_poison else "701.34a"))
     resume(t, t.s.markers[m.number], t.s.stack_items[d.stack_item])

@@ -5,6 +5,8 @@ the player or object a trigger names (400.7).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from arbiter_core.card_types import planeswalkers
 from arbiter_core.cards.model import DealDamage
 from arbiter_core.effects import damage_replacement as replacement
@@ -14,6 +16,7 @@ from arbiter_core.kernel.edits import change_life, set_obj
 from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.explain import Namer, explains
 from arbiter_core.kernel.refs import PlayerRef, Ref, object_ref, player_ref
+from arbiter_core.kernel.registry import Hooks
 from arbiter_core.kernel.state import GameState, Marker, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers import redirect
@@ -21,6 +24,18 @@ from arbiter_core.layers.characteristics import is_creature, keywords
 from arbiter_core.multiplayer.influence import player_in_range
 from arbiter_core.multiplayer.seating import turn_order_from
 from arbiter_core.stack.items import Legal, amount, effect, group
+
+#: prevention effects of damage to a player (615): (state, source id, player) -> how
+#: much of it is prevented (Nothing Can Stop Me Now: 1 from an opponent's source)
+PREVENT_TO_PLAYER: Hooks[str, Callable[[GameState, int, str], int]] = Hooks(
+    "damage prevention to a player")
+
+
+def after_prevention(s: GameState, source: int, player: str, n: int) -> int:
+    """CR 615.1: the damage a player is dealt, less what prevention effects prevent."""
+    for prevent in PREVENT_TO_PLAYER["all"]:
+        n -= min(n, prevent(s, source, player))
+    return n
 
 
 def _source_id(item: StackItem) -> int:
@@ -53,6 +68,10 @@ def _deal_one(t: Txn, item: StackItem, n: int, player: str | None = None,
         if n <= 0:
             return
     src = t.s.objects.get(_source_id(item))
+    if player is not None:
+        n = after_prevention(t.s, _source_id(item), player, n)
+        if n <= 0:
+            return
     kw = keywords(t.s, src) if src is not None else frozenset()
     # 119.8, 810.9h: damage to a player whose life total can't change causes no loss.
     loss = player is None or not life.cant_change(t.s, player)

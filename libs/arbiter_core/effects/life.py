@@ -116,7 +116,7 @@ def give_poison(t: Txn, player: str, amount: int) -> None:
     team's (810.10)."""
     if amount > 0 and not t.s.players[player].left and not cant_get_poison(t.s, player):
         t.emit(ev.PoisonCountersChanged(player=player, amount=amount,
-                                        rule="810.10" if t.s.shared_life else "122.1f"))
+                                        rule="810.10" if t.s.shared_poison else "122.1f"))
 
 
 def lose_all_poison(t: Txn, player: str) -> int:
@@ -126,7 +126,7 @@ def lose_all_poison(t: Txn, player: str) -> int:
     n = t.s.players[player].poison
     if n > 0 and not t.s.players[player].left:
         t.emit(ev.PoisonCountersChanged(player=player, amount=-n,
-                                        rule="810.10b" if t.s.shared_life else "122.1f"))
+                                        rule="810.10b" if t.s.shared_poison else "122.1f"))
         return n
     return 0
 
@@ -150,7 +150,7 @@ def _life_lost(s: GameState, e: ev.LifeLost) -> None:
 @applies(ev.PoisonCountersChanged)
 def _poison(s: GameState, e: ev.PoisonCountersChanged) -> None:
     # 810.10: in Two-Headed Giant poison counters are the team's.
-    for who in s.team_of(e.player) if s.shared_life else [e.player]:
+    for who in s.team_of(e.player) if s.shared_poison else [e.player]:
         set_player(s, who, poison=max(0, s.players[who].poison + e.amount))
 
 

@@ -63,6 +63,9 @@ class StartGame(_Command):
     base_variant: str | None = Field(default=None, max_length=64)
     planar_die_rolls_free: bool = False
     supervillain_rumble: bool = False  # 904.12
+    #: 901.15: one communal planar deck (`planar_deck`), no player's own
+    single_planar_deck: bool = False
+    planar_deck: list[str] = Field(default_factory=list, max_length=1000)
 
 
 class PositionPlayer(BaseModel):
@@ -124,6 +127,8 @@ class SetUpPosition(_Command):
     base_variant: str | None = Field(default=None, max_length=64)
     planar_die_rolls_free: bool = False
     supervillain_rumble: bool = False  # 904.12
+    #: 901.15: the communal planar deck is the one listed in a player's `planar_deck`
+    single_planar_deck: bool = False
     # a judge's "suppose the planar die comes up ...": the next results, in order
     planar_die: list[Literal["blank", "chaos", "planeswalker"]] = Field(
         default_factory=list, max_length=100)
@@ -192,6 +197,8 @@ class ActivateAbility(_Command):
     targets: list[list[RefField]] = Field(default_factory=list)
     pay: list[int] | None = None
     marker: int | None = None
+    #: permanents sacrificed to pay its cost (118.3, 701.21a; Bosh, Iron Golem Avatar)
+    sacrifice: list[int] | None = None
 
 
 class DeclareAttackers(_Command):

@@ -49,6 +49,10 @@ DecisionKind = Literal[
     "redistribute",  # 119.5, 810.9f: life totals among chosen players ("P=Q,...")
     "choose_opponent",  # the controller names the opponent who makes a choice (801.5a)
     "choose_card",  # a player chooses one of the cards offered (Murmurs from Beyond)
+    "choose_plane",  # a plane (options) to put on top of a planar deck (Interplanar Tunnel)
+    "self_or_others",  # Feed the Machine: choices "self" / "others"
+    "sacrifice",  # 701.21a: the permanents (options) a player sacrifices, `count` of them
+    "search_to_hand",  # 701.19: the cards (options) a searching player puts into their hand
     "pay_or_not",  # 118.12a: "unless [a player] pays": choices "pay" / "decline"
     "choose_active_player",  # 805.9: which active player "the active player" means
     "you_may",  # 603.5, 608.2d: an optional ("you may") effect: choices "yes" / "no"

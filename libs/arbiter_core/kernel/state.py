@@ -37,6 +37,9 @@ from arbiter_core.kernel.stack_records import StackItem as StackItem
 from arbiter_core.kernel.stack_records import Trigger as Trigger
 from arbiter_core.kernel.variant_state import CommanderState as CommanderState
 
+#: 904.13c (Archenemy Commander): poison counters are not shared with a shared life
+INDIVIDUAL_POISON = "individual_poison"
+
 
 @shown_when_set("printed", "face_down", "manifested", "own_token")
 @dataclass(frozen=True, slots=True)
@@ -238,7 +241,8 @@ class GameState:
     commander: CommanderState | None = None
     # Casual variants (CR 901-904), in the state hash only when set (HASHED_WHEN_SET): the
     # options a game started with ("planar_die_rolls_free", "single_planar_deck",
-    # "supervillain_rumble"), and the planar die's next results a judge supposes
+    # "supervillain_rumble", "individual_poison"), and the planar die's next results a
+    # judge supposes
     planar_die: tuple[str, ...] = ()
     casual_options: tuple[str, ...] = ()
     # Events applied since the state the game's generator is keyed on: the seeded draws
@@ -246,6 +250,11 @@ class GameState:
     # backed up (arbiter_runtime.fold: the state at N restored at a later version, its
     # draws as they were at N); in the state hash only when set (HASHED_WHEN_SET).
     rng_shift: int = 0
+    # What casual cards remember (variants.base.CasualNoted): (note, player, value) -
+    # "schemes_held" (All in Good Time's extra turn: 1 due, 2 now), "dealt" (damage dealt
+    # to the player this turn), "horde" (a card number put onto the battlefield by My
+    # Undead Horde Awakens), "extra_combat" (Sokenzan's additional phases)
+    casual_notes: tuple[tuple[str, str, int], ...] = ()
 
     def clone(self, share_zone_lists: bool = False) -> GameState:
         """A copy whose containers are its own. With `share_zone_lists` (a decision's
@@ -291,7 +300,7 @@ class GameState:
             composed=self.composed,
             commander=self.commander,
             planar_die=self.planar_die,
-            casual_options=self.casual_options,
+            casual_options=self.casual_options, casual_notes=self.casual_notes,
             rng_shift=self.rng_shift,
         )
 
@@ -308,6 +317,12 @@ class GameState:
         key = (player, zone)
         ids = self.zones[key] = list(self.zones.get(key, ()))
         return ids
+
+    @property
+    def shared_poison(self) -> bool:
+        """810.10: a shared life total's team shares poison counters too - not in
+        Archenemy Commander (904.13c)."""
+        return self.shared_life and INDIVIDUAL_POISON not in self.casual_options
 
     def team_of(self, player: str) -> list[str]:
         """Players on `player`'s team (including those who left), in seating order."""
@@ -336,7 +351,7 @@ class GameState:
 
 #: GameState fields hashed (and in the canonical view) only when not at their default
 HASHED_WHEN_SET = frozenset({"order_triggers", "composed", "commander", "planar_die",
-                             "casual_options", "rng_shift"})
+                             "casual_options", "casual_notes", "rng_shift"})
 
 
 def _battlefield(s: GameState) -> tuple[Obj, ...]:

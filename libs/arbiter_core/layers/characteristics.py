@@ -67,7 +67,7 @@ def definition(o: Obj) -> CardDefinition:
         if len(_TOKEN_DEFINITIONS) >= 10_000:
             _TOKEN_DEFINITIONS.clear()
         _TOKEN_DEFINITIONS[id(token)] = (token, d)
-        return d
+        return d if o.became is None else _animated(d, o.became)
     if o.became is not None:
         return _became(o.name, o.became)
     printed = POOL.get(o.name)
@@ -77,7 +77,12 @@ def definition(o: Obj) -> CardDefinition:
 @functools.cache
 def _became(name: str, became: tuple[int, int, tuple[str, ...], tuple[str, ...]]
             ) -> CardDefinition:
-    d = get_card(name)
+    return _animated(get_card(name), became)
+
+
+def _animated(d: CardDefinition, became: tuple[int, int, tuple[str, ...], tuple[str, ...]]
+              ) -> CardDefinition:
+    """A card's or a token's characteristics as a creature (layers 4, 6, 7b)."""
     power, toughness, subtypes, kws = became
     return d.model_copy(update={
         "types": (*d.types, "Creature") if "Creature" not in d.types else d.types,
@@ -101,10 +106,15 @@ def printed_card(o: Obj) -> bool:
 
 
 def static_holders(s: GameState, kind: type) -> frozenset[str]:
-    """Players controlling a permanent with this static effect."""
+    """Players controlling a permanent with this static effect - or an object outside
+    the battlefield whose static abilities work there (`OUTSIDE_HOLDERS`: 902.7, a
+    vanguard's)."""
     names = _cards_with(kind)
-    return frozenset(o.controller for o in map(s.objects.__getitem__, s.battlefield)
-                     if printed_card(o) and o.name in names)
+    found = frozenset(o.controller for o in map(s.objects.__getitem__, s.battlefield)
+                      if printed_card(o) and o.name in names)
+    for outside in OUTSIDE_HOLDERS["holders"]:
+        found |= outside(s, kind)
+    return found
 
 
 def is_type(o: Obj, card_type: str) -> bool:
@@ -184,6 +194,10 @@ OUTSIDE_STATICS: Hooks[str, Callable[[GameState], list[tuple[Obj, StaticEffect]]
     "static effects from outside the battlefield")
 OUTSIDE_GRANTS: Hooks[str, Callable[[GameState, Obj], list[str]]] = Hooks(
     "keywords creatures have from outside the battlefield")
+#: (state, kind of static effect) -> players who control an object outside the
+#: battlefield with that effect ("holders")
+OUTSIDE_HOLDERS: Hooks[str, Callable[[GameState, type], frozenset[str]]] = Hooks(
+    "static effects of players from outside the battlefield")
 
 
 @functools.cache

@@ -51,7 +51,7 @@ def _player_actions(s: GameState) -> list[tuple[str, str]]:
         elif pl.drew_from_empty:
             out.append((p, "704.5b"))
         elif pl.poison >= s.poison_limit:
-            out.append((p, "704.6b" if team_rule else "704.5c"))
+            out.append((p, "704.6b" if s.shared_poison else "704.5c"))
     losing = {p for p, _ in out}
     for check in PLAYER_SBAS["all"]:
         for p, rule in check(s):

@@ -31,7 +31,7 @@ from arbiter_core.kernel.errors import InvalidCommand, RuleViolation
 from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.explain import Namer, explains, targets_text
 from arbiter_core.kernel.refs import Ref, objects_of, player_ref, ref_groups
-from arbiter_core.kernel.registry import Registry, Slot
+from arbiter_core.kernel.registry import Hooks, Registry, Slot
 from arbiter_core.kernel.state import MAIN_STEPS, GameState, Marker, Obj, StackItem, Step
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import definition, is_creature
@@ -68,6 +68,9 @@ def sacrifice_candidates(s: GameState, player: str, kind: str | None) -> list[in
     return [o.id for o in s.permanents(player) if kind.capitalize() in definition(o).types]
 
 
+#: the same for a card in the command zone (902.7: a vanguard's activated ability)
+COMMAND_ABILITIES: Registry[type, Callable[[Txn, ActivateAbility], None]] = Registry(
+    "ability activated from the command zone")
 BEFORE_COMBAT = frozenset({Step.UNTAP, Step.UPKEEP, Step.DRAW, Step.PRECOMBAT_MAIN})
 #: zones other than the hand a rule lets a player cast a card from, by zone: the rule
 #: checks the card may be cast from there (raising if not), records what it must, and
@@ -111,6 +114,18 @@ def _own_card(s: GameState, player: str, card: int, zone: str) -> Obj:
     return o
 
 
+#: players who may play any number of lands on their turns (305.2: an effect allows
+#: additional land plays; Naya, a plane)
+ANY_NUMBER_OF_LANDS: Hooks[str, Callable[[GameState, str], bool]] = Hooks(
+    "any number of land plays")
+
+
+def may_play_land(s: GameState, player: str) -> bool:
+    """CR 305.2: one land a turn, unless an effect allows more."""
+    return s.players[player].lands_played < 1 or any(
+        allows(s, player) for allows in ANY_NUMBER_OF_LANDS["all"])
+
+
 @handles(PlayLand)
 def play_land(t: Txn, cmd: PlayLand) -> None:
     """CR 305.1-305.2: a special action in your main phase with an empty stack, once a
@@ -122,7 +137,7 @@ def play_land(t: Txn, cmd: PlayLand) -> None:
     if not sorcery_timing_ok(t.s, m, cmd.player):
         raise RuleViolation("505.6b", "a land can be played only in your main phase "
                                       "with an empty stack")
-    if t.s.players[cmd.player].lands_played >= 1:
+    if not may_play_land(t.s, cmd.player):
         raise RuleViolation("305.2", "you have already played a land this turn")
     t.emit(ev.LandPlayed(player=cmd.player, obj=o.id, new_id=t.new_id(), rule="305.1"))
     queue_priority(t, m.number, cmd.player)
@@ -198,7 +213,7 @@ def activate_ability(t: Txn, cmd: ActivateAbility) -> None:
     s = t.s
     m = require_priority(s, cmd.player, cmd.marker)
     o = s.objects.get(cmd.source)
-    if o is not None and o.zone == "hand":
+    if o is not None and o.zone in ("hand", "command"):
         _from_hand(t, cmd, o)
         return
     o = _activatable(s, cmd, o)
@@ -296,10 +311,11 @@ def _activated(t: Txn, m: Marker, cmd: ActivateAbility, o: Obj,
 
 
 def _from_hand(t: Txn, cmd: ActivateAbility, o: Obj) -> None:
-    """An ability that functions in its owner's hand (113.6, e.g. cycling 702.29a)."""
+    """An ability that functions in its owner's hand (113.6, e.g. cycling 702.29a), or
+    in the command zone (113.6, 902.7: a vanguard's)."""
     abilities = definition(o).abilities
     ab = abilities[cmd.ability] if 0 <= cmd.ability < len(abilities) else None
-    activate = HAND_ABILITIES.get(type(ab))
+    activate = (HAND_ABILITIES if o.zone == "hand" else COMMAND_ABILITIES).get(type(ab))
     if activate is None:
         raise RuleViolation("113.6", f"{o.name} can't be activated from the hand: its "
                                      "abilities function on the battlefield")

@@ -30,6 +30,7 @@ from arbiter_core.multiplayer.seating import teammates
 from arbiter_core.stack.casting import (
     activation_timing_ok,
     is_mana_ability,
+    may_play_land,
     sacrifice_candidates,
     same_stack,
     sorcery_timing_ok,
@@ -75,7 +76,7 @@ def hand_actions(s: GameState, m: Marker, player: str) -> list[PlayerCommand]:
     for oid in s.zone(player, "hand"):
         d = definition(s.objects[oid])
         if "Land" in d.types:
-            if main and s.players[player].lands_played < 1:
+            if main and may_play_land(s, player):
                 out.append(PlayLand(player=player, card=oid, marker=m.number))
             continue
         if "Instant" not in d.types and not main:

@@ -84,6 +84,12 @@ def _opponent_controls(s: GameState, o: Obj, controller: str,
             and o.controller in (opponents(s, controller) if opps is None else opps))
 
 
+def _in_opponents_graveyard(s: GameState, o: Obj, controller: str,
+                            opps: Collection[str] | None) -> bool:
+    return (o.zone == "graveyard" and is_creature(o)
+            and o.owner in (opponents(s, controller) if opps is None else opps))
+
+
 def _on_battlefield(test: Callable[[Obj], bool]) -> ObjectTarget:
     return lambda s, o, controller, opps: o.zone == "battlefield" and test(o)
 
@@ -113,6 +119,10 @@ OBJECT_TARGETS: dict[str, ObjectTarget] = {
     "player_or_planeswalker": _on_battlefield(lambda o: is_type(o, "Planeswalker")),
     "noncreature_artifact": _on_battlefield(
         lambda o: is_type(o, "Artifact") and not is_creature(o)),
+    "red_green_or_white_creature_you_control": lambda s, o, controller, opps: (
+        o.zone == "battlefield" and is_creature(o) and o.controller == controller
+        and not {"R", "G", "W"}.isdisjoint(colors(o))),
+    "creature_card_in_an_opponents_graveyard": _in_opponents_graveyard,
 }
 
 
@@ -147,13 +157,15 @@ def check_choice(s: GameState, specs: tuple[TargetSpec, ...], chosen: list[list[
 def candidates(s: GameState, spec: TargetSpec, controller: str,
                source: int | None = None) -> list[Ref]:
     """Every legal single target for `spec` now (for legal_actions and bots): players
-    in seating order, then permanents, spells, and cards in the controller's graveyard,
-    each checked as `is_legal` checks it."""
+    in seating order, then permanents, spells, and cards in the controller's graveyard
+    (and in opponents' for a kind that names it), each checked as `is_legal` checks it."""
     opps = frozenset(opponents(s, controller))
     found: list[Ref] = [player_ref(p) for p in s.in_game()
                         if _player_legal(s, spec, controller, p, opps)]
     ids = [*s.battlefield, *(i.obj for i in s.stack_items.values() if i.obj is not None),
            *s.zone(controller, "graveyard")]
+    if spec.kind == "creature_card_in_an_opponents_graveyard":
+        ids += [i for p in s.seats if p in opps for i in s.zone(p, "graveyard")]
     within = near(s, controller)
     if within is not None:  # 801.4: most permanents and spells are out of range (801.2d:
         objects = s.objects  # an object is within it when its controller is); skip them

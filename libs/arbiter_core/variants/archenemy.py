@@ -15,6 +15,7 @@ Commander (904.13) needs the Commander variant and is not here yet.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any, Literal
 
 from arbiter_core.cards import get_card
@@ -25,6 +26,7 @@ from arbiter_core.kernel.errors import InvalidCommand
 from arbiter_core.kernel.events.base import EventBase
 from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.explain import Namer, explains
+from arbiter_core.kernel.registry import Hooks
 from arbiter_core.kernel.state import GameState, Marker, Obj, Step
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.multiplayer.seating import active_players
@@ -34,6 +36,8 @@ from arbiter_core.variants.base import Supplement, Variant, variant, variant_of
 from arbiter_core.variants.planechase import check_supplementary
 
 SCHEME_DECK = "scheme_deck"
+#: players who can't set schemes in motion this turn (All in Good Time)
+NO_SCHEMES: Hooks[str, Callable[[GameState, str], bool]] = Hooks("no scheme this turn")
 ARCHENEMY_LIFE = 40  # 904.5
 
 
@@ -189,7 +193,8 @@ def _set_scheme_in_motion(t: Txn, m: Marker) -> bool:
     if not is_archenemy_game(t.s):
         return False
     for p in active_players(t.s, m.holder):
-        set_in_motion(t, p, m.number)
+        if not any(held(t.s, p) for held in NO_SCHEMES["all"]):
+            set_in_motion(t, p, m.number)
     return False
 
 

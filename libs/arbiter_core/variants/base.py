@@ -290,6 +290,34 @@ def _composed(s: GameState, e: VariantComposed) -> None:
 _BASE = Variant()
 
 
+class CasualNoted(ev.EventBase):
+    """What a casual card remembers about a player changes to `value` (0: forgotten;
+    `add`: one more value, e.g. a card number, not a replacement)."""
+
+    type: Literal["CasualNoted"] = "CasualNoted"
+    note: Literal["schemes_held", "dealt", "horde", "extra_combat"]
+    player: str
+    value: int
+    add: bool = False
+
+
+def note(s: GameState, kind: str, player: str) -> int:
+    """The value of a casual note (0 without one)."""
+    return next((v for k, p, v in s.casual_notes if k == kind and p == player), 0)
+
+
+@applies(CasualNoted)
+def _noted(s: GameState, e: CasualNoted) -> None:
+    kept = s.casual_notes if e.add else tuple(
+        n for n in s.casual_notes if (n[0], n[1]) != (e.note, e.player))
+    s.casual_notes = (*kept, (e.note, e.player, e.value)) if e.value else kept
+
+
+@explains(CasualNoted)
+def _explain_noted(before: GameState, e: CasualNoted, name: Namer) -> str:
+    return f"note {e.note} of {e.player}: {e.value}"
+
+
 @explains(VariantComposed)
 def _explain_composed(before: GameState, e: VariantComposed, name: Namer) -> str:
     return f"{e.variant} is played over {e.base}"

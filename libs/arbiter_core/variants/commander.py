@@ -32,7 +32,7 @@ from arbiter_core.kernel.explain import Namer, explains
 from arbiter_core.kernel.state import CommanderState, GameState
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.variants import deck_commander as deck
-from arbiter_core.variants.base import Supplement, variant
+from arbiter_core.variants.base import VARIANTS, Supplement, variant
 from arbiter_core.variants.deck_model import DeckRule
 
 
@@ -205,8 +205,11 @@ def scenario_keys(s: GameState) -> tuple[str, dict[str, object], dict[str, dict[
         return s.variant, {}, {}, []
     supplement, base = s.composed
     options: dict[str, object] = {"base": base}
-    if supplement == Brawl.name:
-        options["brawl"] = True
+    name = Commander.name
+    for v in VARIANTS.table.values():  # an option's variant (903.12 brawl, 904.13)
+        for option, target in v.option_variants.items():
+            if target == supplement:
+                name, options[option] = v.name, True
     names = {o.card: o.printed or o.name for o in s.objects.values()}
     players: dict[str, dict[str, object]] = {}
     for card, owner in c.commanders:
@@ -220,4 +223,4 @@ def scenario_keys(s: GameState) -> tuple[str, dict[str, object], dict[str, dict[
     warnings = [f"{names.get(card, card)} was cast {n} time(s) from the command zone: the "
                 "commander tax is left out (a position starts with none)"
                 for card, n in c.casts if n]
-    return Commander.name, options, players, warnings
+    return name, options, players, warnings

@@ -200,7 +200,7 @@ def _distinct(d: DeckCheck, section: Section, most: int, rule: str,
               deck: str) -> Iterator[Violation]:
     for name, n in d.by_name(section).items():
         if n > most:
-            limit = ("each card in a planar deck has a different English name"
+            limit = (f"each card in a {deck} has a different English name"
                      if most == 1 else f"a {deck} has at most {number(most)} of a name")
             yield Violation(name, rule, f"{n} copies; {limit}")
 
@@ -238,9 +238,9 @@ def single_planar_deck(d: DeckCheck) -> Iterator[Violation]:
 
 def scheme_deck(d: DeckCheck) -> Iterator[Violation]:
     """CR 904.3: the archenemy's scheme deck has at least twenty scheme cards and no more
-    than two of any card with a particular English name."""
+    than two of any card with a particular English name (a hero's list has none)."""
     n = d.count(Section.SCHEME)
-    if n < 20:
+    if 0 < n < 20:  # none: a hero's list (904.2b; the archenemy's has one, 904.3)
         yield Violation("deck", "904.3", f"{cards(n)} in the scheme deck; it has at least "
                                          "twenty scheme cards")
     yield from _kind_check(d, Section.SCHEME, (Kind.SCHEME,), "a scheme", "904.3")
@@ -255,3 +255,16 @@ def vanguard_card(d: DeckCheck) -> Iterator[Violation]:
                                          "has exactly one vanguard card")
     yield from _kind_check(d, Section.VANGUARD, (Kind.VANGUARD,), "a vanguard card",
                            "902.3")
+
+
+def commander_scheme_deck(d: DeckCheck) -> Iterator[Violation]:
+    """CR 904.13d: in Archenemy Commander the archenemy's scheme deck has at least ten
+    scheme cards, each with a different English name (a hero's list has none)."""
+    n = d.count(Section.SCHEME)
+    if n == 0:
+        return
+    if n < 10:
+        yield Violation("deck", "904.13d", f"{cards(n)} in the scheme deck; it has at least "
+                                           "ten scheme cards")
+    yield from _kind_check(d, Section.SCHEME, (Kind.SCHEME,), "a scheme", "904.13d")
+    yield from _distinct(d, Section.SCHEME, 1, "904.13d", "scheme deck")

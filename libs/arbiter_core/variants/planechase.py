@@ -18,6 +18,7 @@ from pydantic import Field
 
 from arbiter_core.cards import get_card
 from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.commands import StartGame
 from arbiter_core.kernel.edits import move, set_obj, shuffled
 from arbiter_core.kernel.errors import InvalidCommand
 from arbiter_core.kernel.events.base import EventBase
@@ -34,6 +35,7 @@ PLANAR_DECK = "planar_deck"
 #: names the face-up card it was rolled under)
 PLANESWALKING = -1
 PLANAR_TYPES = frozenset({"Plane", "Phenomenon"})
+SINGLE = "single_planar_deck"  # 901.15, in `GameState.casual_options`
 
 
 class PlanarDeckShuffled(EventBase):
@@ -84,13 +86,22 @@ class Planechase(Supplement):
         starting plane."""
         first = super().supplements(t, cmd, first)
         options(t, cmd)
-        for p in cmd.players:
-            put_planar_deck(t, p.name, list(p.planar_deck))
-            t.emit(PlanarDeckShuffled(player=p.name, rule="901.3",
-                                      order=t.rng.shuffled(t.s.zone(p.name, PLANAR_DECK))))
-        for starter in self._starters(t.s, first):
+        starters = self._starters(t.s, first)
+        for name, deck in self._decks(cmd, starters[0]):
+            put_planar_deck(t, name, deck)
+            t.emit(PlanarDeckShuffled(player=name, rule="901.3",
+                                      order=t.rng.shuffled(t.s.zone(name, PLANAR_DECK))))
+        for starter in starters:
             set_starting_plane(t, starter)
         return first
+
+    def _decks(self, cmd: Any, controller: str) -> list[tuple[str, list[str]]]:
+        """Each player's planar deck (901.3); with the single planar deck option the
+        communal one, owned by the planar controller (901.15a-b), and no other."""
+        if not cmd.single_planar_deck:
+            return [(p.name, list(p.planar_deck)) for p in cmd.players]
+        check_single(self, cmd)
+        return [(controller, list(cmd.planar_deck))]
 
     def position_supplements(self, t: Txn, cmd: Any, active: str) -> None:
         """A position's face-up planes (listed in `command`) are controlled by the planar
@@ -100,7 +111,9 @@ class Planechase(Supplement):
         holders = set(getattr(cmd, "markers", {}).values()) if self.grand_melee else set()
         ups = [o.id for o in face_up(t.s) if o.controller != active
                and o.controller not in holders]  # 901.14a: each marker's holder's own
-        if ups:
+        if cmd.single_planar_deck:
+            check_single(self, cmd)
+        if ups or communal_keeper(t.s) not in (None, active):
             t.emit(PlanarControllerChanged(player=active, objs=ups, rule="901.6"))
 
     def _starters(self, s: GameState, first: str) -> list[str]:
@@ -123,13 +136,42 @@ class PlanechaseOptions(EventBase):
     type: Literal["PlanechaseOptions"] = "PlanechaseOptions"
     results: list[Literal["blank", "chaos", "planeswalker"]] = Field(default_factory=list)
     free_rolls: bool = False
+    single: bool = False  # 901.15: the single planar deck option
 
 
 def options(t: Txn, cmd: Any) -> None:
     results = list(getattr(cmd, "planar_die", ()))
-    if results or cmd.planar_die_rolls_free:
+    if results or cmd.planar_die_rolls_free or cmd.single_planar_deck:
         t.emit(PlanechaseOptions(results=results, free_rolls=cmd.planar_die_rolls_free,
-                                 rule="901.9"))
+                                 single=cmd.single_planar_deck,
+                                 rule="901.15" if cmd.single_planar_deck else "901.9"))
+
+
+def check_single(v: Supplement, cmd: Any) -> None:
+    """901.15: no player has a planar deck of their own; Grand Melee's several planar
+    controllers (901.14a) would make 901.15b's owner ambiguous, so it is refused."""
+    if v.grand_melee:
+        raise InvalidCommand("options.single_planar_deck", "the single planar deck option "
+                             "needs one planar controller (901.15b), not Grand Melee's")
+    if isinstance(cmd, StartGame):
+        for p in cmd.players:
+            if p.planar_deck:
+                raise InvalidCommand(f"players.{p.name}.planar_deck", "with the single "
+                                     "planar deck option the communal deck is used (901.15c)")
+
+
+def is_single(s: GameState) -> bool:
+    return SINGLE in s.casual_options
+
+
+def communal_keeper(s: GameState) -> str | None:
+    """901.15b: the owner of the communal deck's cards (the planar controller)."""
+    if not is_single(s):
+        return None
+    for p in s.seats:
+        if s.zone(p, PLANAR_DECK):
+            return p
+    return next((o.owner for o in face_up(s)), None)
 
 
 @applies(PlanechaseOptions)
@@ -137,6 +179,8 @@ def _options(s: GameState, e: PlanechaseOptions) -> None:
     s.planar_die = tuple(e.results)
     if e.free_rolls:
         s.casual_options = tuple(sorted({*s.casual_options, "planar_die_rolls_free"}))
+    if e.single:
+        s.casual_options = tuple(sorted({*s.casual_options, SINGLE}))
 
 
 @explains(PlanechaseOptions)
@@ -239,7 +283,7 @@ def _new_planar_controller(t: Txn, e: ev.TurnBegan) -> None:
     now = planar_controller(s, e.player)
     objs = [o.id for o in face_up(s)
             if o.controller != now and (not s.grand_melee or o.controller == before)]
-    if objs:
+    if objs or communal_keeper(s) not in (None, now):
         t.emit(PlanarControllerChanged(player=now, objs=objs, rule="901.6"))
 
 
@@ -293,8 +337,27 @@ def _face_down(s: GameState, e: PlaneTurnedFaceDown) -> None:
 
 @applies(PlanarControllerChanged)
 def _controller(s: GameState, e: PlanarControllerChanged) -> None:
+    if is_single(s):  # 901.15b: the planar controller owns the communal cards
+        _pass_communal(s, e.player, e.objs)
     for oid in e.objs:
         set_obj(s, oid, controller=e.player)
+
+
+def _pass_communal(s: GameState, player: str, objs: list[int]) -> None:
+    for p in s.seats:
+        deck = s.zones.get((p, PLANAR_DECK))
+        if p != player and deck:
+            s.zones[(player, PLANAR_DECK)] = [*s.zone(player, PLANAR_DECK), *deck]
+            s.zones[(p, PLANAR_DECK)] = []
+            for oid in deck:
+                set_obj(s, oid, owner=player)
+    for oid in objs:
+        o = s.objects[oid]
+        if o.owner != player:
+            s.zones[(o.owner, "command")] = [i for i in s.zone(o.owner, "command")
+                                             if i != oid]
+            s.zones[(player, "command")] = [*s.zone(player, "command"), oid]
+            set_obj(s, oid, owner=player)
 
 
 @explains(PlanarDeckShuffled)

@@ -10,9 +10,9 @@ Each card is declarative data: its abilities are `CasualAbility` records with th
 paragraph as `text`; what each does is registered here by the ability's `name`
 (`CASUAL_EFFECTS`, shared with the scheme and vanguard modules).
 
-Here: Krosa, Academy at Tolaria West, Chaotic Aether, and Sokenzan (all but the
-additional combat and main phase of its chaos ability); more planes are in
-`planes_oracle`. Not yet in the pool: Naya, Glimmervoid Basin, Interplanar Tunnel.
+Here: Krosa, Academy at Tolaria West, Chaotic Aether, and Sokenzan (its chaos
+ability's additional combat and main phase by a note, `base.CasualNoted`, and a skip of
+the end step, 500.8); more planes are in `planes_oracle`. Not yet: Glimmervoid Basin.
 """
 
 from __future__ import annotations
@@ -29,12 +29,13 @@ from arbiter_core.cards.render import ability_wording
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.registry import Registry
 from arbiter_core.kernel.state import GameState, Marker, Obj, StackItem, Step
-from arbiter_core.kernel.txn import Txn, watch
+from arbiter_core.kernel.txn import Txn, before_emit, watch
 from arbiter_core.layers.characteristics import OUTSIDE_GRANTS, OUTSIDE_STATICS, StaticEffect
 from arbiter_core.sba.check import GAME_SBAS
 from arbiter_core.stack.items import Meaning, ability_effects, effect
 from arbiter_core.turns.draw import draw
-from arbiter_core.turns.steps import step_action
+from arbiter_core.turns.steps import step_action, step_skip
+from arbiter_core.variants.base import CasualNoted, note
 from arbiter_core.variants.planechase import (
     PlaneTurnedFaceUp,
     face_up,
@@ -43,8 +44,9 @@ from arbiter_core.variants.planechase import (
     planeswalk,
 )
 
-#: what each casual ability does as it resolves: (txn, marker, item) -> None
-CASUAL_EFFECTS: Registry[str, Callable[[Txn, Marker, StackItem], None]] = Registry(
+#: what each casual ability does as it resolves: (txn, marker, item) -> True when it
+#: paused the resolution for a decision (608.2d), else None
+CASUAL_EFFECTS: Registry[str, Callable[[Txn, Marker, StackItem], bool | None]] = Registry(
     "casual card ability")
 
 
@@ -58,10 +60,10 @@ def casual(name: str, text: str, when: str = "static", **more: Any) -> CasualAbi
     return CasualAbility(name=name, text=text, when=when, **more)
 
 
-def does(name: str) -> Callable[[Callable[[Txn, Marker, StackItem], None]],
-                                Callable[[Txn, Marker, StackItem], None]]:
-    def add(fn: Callable[[Txn, Marker, StackItem], None]
-            ) -> Callable[[Txn, Marker, StackItem], None]:
+def does(name: str) -> Callable[[Callable[[Txn, Marker, StackItem], Any]],
+                                Callable[[Txn, Marker, StackItem], Any]]:
+    def add(fn: Callable[[Txn, Marker, StackItem], Any]
+            ) -> Callable[[Txn, Marker, StackItem], Any]:
         CASUAL_EFFECTS.add(name, fn)
         return fn
     return add
@@ -78,8 +80,7 @@ def _meaning(ab: CasualAbility) -> Meaning:
 @effect(CasualEffect)
 def _run(t: Txn, m: Marker, item: StackItem, eff: CasualEffect, legal: object,
          index: int) -> bool:
-    CASUAL_EFFECTS[eff.name](t, m, item)
-    return False
+    return bool(CASUAL_EFFECTS[eff.name](t, m, item))
 
 
 @ability_wording(CasualAbility)
@@ -234,12 +235,47 @@ def _krosa(t: Txn, m: Marker, item: StackItem) -> None:
 
 @does("sokenzan_chaos")
 def _sokenzan(t: Txn, m: Marker, item: StackItem) -> None:
-    """Untap all creatures that attacked this turn (508.4). The additional combat phase
-    and main phase (500.8) are not implemented yet."""
+    """Untap all creatures that attacked this turn (508.4); after this main phase an
+    additional combat phase and an additional main phase (500.8): noted "extra_combat"
+    for the turn's player (10: after the precombat main phase, 20: the postcombat one;
+    +1 in the additional combat, +2 in the additional main phase)."""
     attacked = [oid for oid in m.attacked if oid in t.s.objects
                 and t.s.objects[oid].zone == "battlefield" and t.s.objects[oid].tapped]
     if attacked:
         t.emit(ev.PermanentsUntapped(objs=attacked, rule="701.26b"))
+    if m.step in (Step.PRECOMBAT_MAIN, Step.POSTCOMBAT_MAIN) \
+            and not note(t.s, "extra_combat", m.holder):
+        origin = 10 if m.step == Step.PRECOMBAT_MAIN else 20
+        t.emit(CasualNoted(note="extra_combat", player=m.holder, value=origin, rule="500.8"))
+
+
+@before_emit(ev.StepBegan)
+def _extra_phases(t: Txn, e: ev.StepBegan) -> None:
+    """Sokenzan's additional phases as they come (505.1a: the additional main phase is
+    a postcombat main phase); the note ends with them, or with the turn's end step."""
+    holder = t.s.markers[e.marker].holder
+    value = note(t.s, "extra_combat", holder)
+    if not value:
+        return
+    stage = value % 10
+    step = Step(e.step)
+    if step == Step.END or (step == Step.BEGINNING_OF_COMBAT and stage == 2):
+        t.emit(CasualNoted(note="extra_combat", player=holder, value=0, rule="500.8"))
+    elif (step, stage) in ((Step.BEGINNING_OF_COMBAT, 0), (Step.POSTCOMBAT_MAIN, 1)):
+        t.emit(CasualNoted(note="extra_combat", player=holder, value=value + 1,
+                           rule="500.8"))
+
+
+@step_skip(Step.END)
+def _additional_combat(s: GameState, m: Marker) -> tuple[Step, str] | None:
+    """CR 500.8: the additional combat phase comes after the main phase Sokenzan's
+    chaos ability resolved in (after the postcombat one, before the end step) - and,
+    when that was the precombat main phase, the turn's own combat follows the
+    additional main phase."""
+    value = note(s, "extra_combat", m.holder)
+    if value in (20, 12):
+        return Step.BEGINNING_OF_COMBAT, "500.8"
+    return None
 
 
 @does("academy_end_step")

@@ -8,8 +8,8 @@ implemented, enough for a legal scheme deck of twenty (904.3: at most two of a n
 Roots of All Evil, There Is No Refuge, The Iron Guardian Stirs, I Delight in Your
 Convulsions, Know Naught but Fire, Mortal Flesh Is Weak, Embrace My Diabolical Vision,
 Behold the Power of Destruction, Make Yourself Useful, and the ongoing The Very Soil Shall
-Shake. Not yet: All in Good Time, Feed the Machine, I Call on the Ancient Magics, My
-Undead Horde Awakens, Nothing Can Stop Me Now.
+Shake. All in Good Time, My Undead Horde Awakens and Nothing Can Stop Me Now are in
+`schemes_oracle`, Feed the Machine and I Call on the Ancient Magics in `schemes_choices`.
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ base variant's starting life), opening hand size seven plus or minus the hand mo
 maximum hand size seven plus or minus the hand modifier (902.5b, `MaximumHandSizeSet`).
 
 Avatars implemented: Gerrard (an additional draw), Squee (opponents' hands revealed, in
-every view: `views.seat.REVEALED_HANDS`), Ertai (hexproof, `keywords.hexproof`). Not yet:
-Karn, Sisay, Bosh, Iron Golem Avatar and Platinum Angel Avatar (not in the pool).
+every view: `views.seat.REVEALED_HANDS`), Ertai (hexproof, `keywords.hexproof`); Karn,
+Sisay, Bosh, Iron Golem Avatar and Platinum Angel Avatar are `avatars`.
 """
 
 from __future__ import annotations

@@ -166,11 +166,21 @@ def spectator_view(state: GameState) -> SeatView:
 
 def visible(state: GameState, oid: int, seat: str | None) -> bool:
     """May `seat` (None: a judge; `SPECTATOR`) see the object with id `oid`? An id of an
-    object that no longer exists is last known information and is shown."""
+    object that no longer exists is last known information and is shown; a hidden card
+    the seat's pending decision offers it is shown to that seat."""
     o = state.objects.get(oid)
     if seat is None or o is None or o.zone not in HIDDEN_ZONES:
         return True
-    return o.zone == "hand" and sees_hand(state, seat, o.owner)
+    if o.zone == "hand" and sees_hand(state, seat, o.owner):
+        return True
+    return _offered(state, oid, seat)
+
+
+def _offered(state: GameState, oid: int, seat: str) -> bool:
+    """A card of a hidden zone the seat is deciding about: the cards a searching player
+    looks at (701.19), the planes revealed from a planar deck (Interplanar Tunnel)."""
+    return any(isinstance(m.pending, Decision) and m.pending.player == seat
+               and oid in m.pending.options for m in state.markers.values())
 
 
 #: rules that reveal a player's hand to everyone ("play with their hands revealed",

@@ -101,6 +101,8 @@ TargetKind = Literal[
     "creature_an_opponent_controls",  # Ray of Command
     "creature_planeswalker_or_player",  # Captain's Maneuver (no battles)
     "noncreature_artifact",  # Karn, Silver Golem
+    "red_green_or_white_creature_you_control",  # Naya's chaos ability
+    "creature_card_in_an_opponents_graveyard",  # My Undead Horde Awakens
 ]
 
 

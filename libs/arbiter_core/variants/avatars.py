@@ -1,0 +1,223 @@
+"""The avatars of the pool beyond Gerrard, Squee and Ertai (`vanguard`): Karn, Sisay,
+Bosh, Iron Golem Avatar and Platinum Angel Avatar - each ability working from the
+command zone (902.7), controlled by the avatar's owner (902.6).
+
+- Karn: a static ability, layers 4 and 7b (613.1d, 613.4b): each noncreature artifact
+  its controller controls is an artifact creature with power and toughness equal to its
+  mana value. Kept current by a watcher of the events that change what is on the
+  battlefield or who controls it (`PermanentBecameCreature`; `KarnReleased` when it stops
+  applying). Known gap: it is applied just after the artifact arrives, so "whenever a
+  creature enters" abilities don't see it enter as a creature.
+- Sisay: a triggered mana ability (605.1b), resolved at once (605.4a) - a watcher of
+  `ManaAdded` from a land's mana ability: one more mana of a type the land produced
+  (the first, when it produced several).
+- Bosh, Iron Golem Avatar: an activated ability from the command zone
+  (`casting.COMMAND_ABILITIES`): its X is the sacrificed artifact's mana value
+  (`ActivateAbility.sacrifice`, 118.3, 701.21a); it deals X damage to any target.
+- Platinum Angel Avatar: "can't lose" and "can't win" (104.3e, 104.2) while its
+  controller controls an artifact, a creature, an enchantment and a land
+  (`characteristics.OUTSIDE_HOLDERS`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Literal
+
+from arbiter_core.cards import get_card
+from arbiter_core.cards.build import card
+from arbiter_core.cards.model import (
+    CantLose,
+    CasualAbility,
+    DealDamage,
+    OpponentsCantWin,
+    TargetSpec,
+)
+from arbiter_core.cards.pool import add_card
+from arbiter_core.kernel import events as ev
+from arbiter_core.kernel.commands import ActivateAbility
+from arbiter_core.kernel.edits import set_obj
+from arbiter_core.kernel.errors import RuleViolation
+from arbiter_core.kernel.events.base import EventBase
+from arbiter_core.kernel.evolve import applies
+from arbiter_core.kernel.explain import Namer, explains
+from arbiter_core.kernel.state import GameState, Obj
+from arbiter_core.kernel.txn import Txn, watch
+from arbiter_core.layers.characteristics import OUTSIDE_HOLDERS, definition, is_type
+from arbiter_core.stack.casting import COMMAND_ABILITIES
+from arbiter_core.stack.mana import ManaCost, parse_cost, pay
+from arbiter_core.stack.priority import queue_priority, require_priority
+from arbiter_core.stack.targets import check_choice
+from arbiter_core.variants.base import variant_of
+from arbiter_core.variants.planes import casual
+from arbiter_core.variants.vanguard import _has, avatars
+
+KARN = add_card(card("Karn", casual(
+    "karn_animate", "Each noncreature artifact you control is an artifact creature with "
+                    "power and toughness each equal to its mana value.")))
+SISAY = add_card(card("Sisay", casual(
+    "sisay_mana", "Whenever you tap a land for mana, add one mana of any type that land "
+                  "produced.")))
+BOSH = add_card(card("Bosh, Iron Golem Avatar", casual(
+    "bosh_fling", "{X}, Sacrifice an artifact with mana value X: Bosh, Iron Golem Avatar "
+                  "deals X damage to any target.", "activated",
+    targets=(TargetSpec(kind="any"),), effects=(DealDamage(amount="X", to=0),))))
+PLATINUM_ANGEL = add_card(card("Platinum Angel Avatar", casual(
+    "platinum_angel_avatar", "If you control an artifact, a creature, an enchantment, and "
+                             "a land, you can't lose the game and your opponents can't win "
+                             "the game.", effects=(CantLose(), OpponentsCantWin()))))
+
+_PLATINUM_TYPES = ("Artifact", "Creature", "Enchantment", "Land")
+
+
+class KarnReleased(EventBase):
+    """Karn's effect no longer applies to the artifact: it is a noncreature artifact
+    again (613.1d)."""
+
+    type: Literal["KarnReleased"] = "KarnReleased"
+    obj: int
+
+
+class AbilityXChosen(EventBase):
+    """The value of X of an activated ability on the stack (107.3, 601.2b)."""
+
+    type: Literal["AbilityXChosen"] = "AbilityXChosen"
+    item: int
+    x: int
+
+
+def mana_value(o: Obj) -> int:
+    """CR 202.3: the mana value of a permanent (X is 0, 202.3e); a token's is 0 unless
+    it copies a card (111.4)."""
+    if o.token is not None or o.face_down:
+        return 0
+    return parse_cost(get_card(o.name).mana_cost).total
+
+
+# ------------------------------------------------------------------ Karn
+
+
+def _karn_applies(s: GameState, o: Obj, karns: set[str]) -> bool:
+    if o.face_down or o.controller not in karns:
+        return False
+    printed = definition(replace(o, became=None))
+    return "Artifact" in printed.types and "Creature" not in printed.types
+
+
+def _karns(s: GameState, o: Obj) -> bool:
+    """The artifact is a creature by Karn's effect (its `became` is Karn's)."""
+    mv = mana_value(o)
+    return o.became == (mv, mv, (), ()) and "Creature" not in definition(
+        replace(o, became=None)).types
+
+
+@watch(ev.ObjectMoved, ev.TokenCreated, ev.CardsPut, ev.ControlChanged, ev.EffectEnded,
+       ev.MarkerPlaced, order=15)
+def _karn(s: GameState, e: ev.EventBase, marker: int | None, before: Obj | None
+          ) -> list[ev.Event]:
+    """Karn: each noncreature artifact of its controller becomes a creature, and stops
+    being one when it is no longer theirs (613.1d, 613.4b)."""
+    if not getattr(variant_of(s), "vanguard", False):
+        return []
+    karns = set(_has(s, "karn_animate"))
+    out: list[ev.Event] = []
+    for oid in s.battlefield:
+        o = s.objects[oid]
+        if o.became is None and _karn_applies(s, o, karns):
+            mv = mana_value(o)
+            out.append(ev.PermanentBecameCreature(obj=o.id, power=mv, toughness=mv,
+                                                  rule="613.1d"))
+        elif o.became is not None and _karns(s, o) and not _karn_applies(s, o, karns):
+            out.append(KarnReleased(obj=o.id, rule="613.1d"))
+    return out
+
+
+# ------------------------------------------------------------------ Sisay
+
+
+@watch(ev.ManaAdded, order=10)
+def _sisay(s: GameState, e: ev.ManaAdded, marker: int | None, before: Obj | None
+           ) -> list[ev.Event]:
+    """Sisay: a land tapped for mana by its controller adds one more mana of a type it
+    produced (605.1b, resolved at once: 605.4a)."""
+    land = s.objects.get(e.source) if e.source is not None else None
+    if land is None or e.rule != "605.3b" or not e.mana or not is_type(land, "Land"):
+        return []
+    if land.controller != e.player or e.player not in _has(s, "sisay_mana"):
+        return []
+    avatar = next(o for o in avatars(s) if o.controller == e.player
+                  and o.name == SISAY.name)
+    return [ev.ManaAdded(player=e.player, mana=e.mana[0], source=avatar.id, rule="605.4a")]
+
+
+# ------------------------------------------------------------------ Bosh
+
+
+def _bosh(t: Txn, cmd: ActivateAbility) -> None:
+    """CR 602.2: announce, choose X by the artifact to sacrifice (107.3), the target;
+    pay {X} and sacrifice the artifact (601.2g-h, 701.21a); onto the stack."""
+    s = t.s
+    m = require_priority(s, cmd.player, cmd.marker)
+    o = s.objects[cmd.source]
+    ab = get_card(o.name).abilities[cmd.ability]
+    if o.controller != cmd.player or o not in avatars(s) or not (
+            isinstance(ab, CasualAbility) and ab.when == "activated"):
+        raise RuleViolation("602.2", f"{cmd.player} can't activate {o.name}'s abilities")
+    chosen = list(cmd.sacrifice or ())
+    artifact = s.objects.get(chosen[0]) if len(chosen) == 1 else None
+    if artifact is None or artifact.zone != "battlefield" or (
+            artifact.controller != cmd.player) or not is_type(artifact, "Artifact"):
+        raise RuleViolation("118.3", "sacrifice one artifact you control")
+    x = mana_value(artifact)
+    targets = check_choice(s, ab.targets, cmd.targets, cmd.player, o.id)
+    item = t.new_id()
+    t.emit(ev.AbilityActivated(player=cmd.player, source=o.id, ability=cmd.ability,
+                               item=item, marker=m.number,
+                               targets=[list(g) for g in targets], rule="602.2"))
+    t.emit(AbilityXChosen(item=item, x=x, rule="107.3"))
+    pay(t, cmd.player, ManaCost(generic=x), cmd.pay)
+    t.emit(ev.ObjectMoved(obj=artifact.id, new_id=t.new_id(), to_zone="graveyard",
+                          to_player=artifact.owner, rule="701.21a"))
+    queue_priority(t, m.number, cmd.player)
+
+
+COMMAND_ABILITIES.add(CasualAbility, _bosh)
+
+
+# ------------------------------------------------------------------ Platinum Angel
+
+
+def _platinum(s: GameState, kind: type) -> frozenset[str]:
+    """Platinum Angel Avatar's controller, while they control an artifact, a creature,
+    an enchantment and a land (an "if" of a static ability, checked as it applies)."""
+    if kind not in (CantLose, OpponentsCantWin):
+        return frozenset()
+    out = set()
+    for player in _has(s, "platinum_angel_avatar"):
+        mine = [s.objects[i] for i in s.battlefield if s.objects[i].controller == player]
+        if all(any(is_type(o, k) for o in mine) for k in _PLATINUM_TYPES):
+            out.add(player)
+    return frozenset(out)
+
+
+OUTSIDE_HOLDERS.add("holders", _platinum)
+
+
+@applies(KarnReleased)
+def _released(s: GameState, e: KarnReleased) -> None:
+    set_obj(s, e.obj, became=None)
+
+
+@applies(AbilityXChosen)
+def _x_chosen(s: GameState, e: AbilityXChosen) -> None:
+    s.stack_items[e.item] = replace(s.stack_items[e.item], x=e.x)
+
+
+@explains(KarnReleased)
+def _explain_released(before: GameState, e: KarnReleased, name: Namer) -> str:
+    return f"{name(e.obj)} is no longer a creature"
+
+
+@explains(AbilityXChosen)
+def _explain_x(before: GameState, e: AbilityXChosen, name: Namer) -> str:
+    return f"X is {e.x}"
