@@ -2402,4 +2402,23 @@ FACTS: dict[str, CardFacts] = {
         keywords=(),
     ),
 }
+
+#: transforming double-faced cards' back faces, by the card's full name (CR 712.2)
+BACK_FACES: dict[str, CardFacts] = {
+    "Civilized Scholar // Homicidal Brute": CardFacts(
+        name="Homicidal Brute",
+        mana_cost="",
+        colors=("R",),
+        supertypes=(),
+        types=("Creature",),
+        subtypes=("Human", "Mutant"),
+        power=5,
+        toughness=1,
+        oracle_text=(
+            "At the beginning of your end step, if Homicidal Brute didn't attack "
+            "this turn, tap Homicidal Brute, then transform it."
+        ),
+        keywords=("Transform",),
+    ),
+}
 # fmt: on

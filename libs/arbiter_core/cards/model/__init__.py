@@ -131,6 +131,7 @@ from arbiter_core.cards.model.effects import (
     Untap,
     WinGame,
 )
+from arbiter_core.cards.model.transform import LootThenTransform, TapThenTransform
 
 __all__ = [
     "TOKEN_ABILITIES",
@@ -193,6 +194,7 @@ __all__ = [
     "KeywordAbility",
     "LifeBecomesLowest",
     "LifeCantChange",
+    "LootThenTransform",
     "LoseAllPoison",
     "LoseGame",
     "LoseLife",
@@ -231,6 +233,7 @@ __all__ = [
     "ShuffleIntoLibrary",
     "SpellAbility",
     "StaticAbility",
+    "TapThenTransform",
     "TargetKind",
     "TargetRef",
     "TargetSpec",
