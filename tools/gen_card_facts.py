@@ -19,7 +19,8 @@ For double-faced cards (CR 712) the front face's fields are used (CR 712.8a), un
 card's full name; a transforming double-faced card's back face (layout "transform",
 CR 712.2) is written too, into `BACK_FACES` under the card's full name, with its
 own face name and its color indicator's colors (CR 204, 712.8d). Power or toughness
-printed as "*" (a characteristic-defining ability, CR 208.2a) becomes None. Colors are written in WUBRG order.
+printed as "*" (a characteristic-defining ability, CR 208.2a) becomes None.
+Colors are written in WUBRG order.
 
 `--check` writes nothing and exits 1 if the committed module is out of date.
 """
