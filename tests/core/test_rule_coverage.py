@@ -3,7 +3,7 @@ Commander (903) and of the casual variants Planechase, Vanguard and Archenemy (9
 902, 904, 704.6c-f) is proven by a scenario in tests/scenarios/, and every deck
 construction rule of 100.2 by a scenario or a deck-check case (tests/decks/:
 a rule counts when a legal case and an illegal case cite it and the illegal one expects
-a violation of it).
+a violation of it, or one the checker attributes to it: `expect: CARD: 903.5c by 903.4d`).
 
 For each section 800-811 the test takes every rule number from the committed index
 (`arbiter_core.kernel.rules_index.RULE_NUMBERS`) and fails, listing them, on any that no

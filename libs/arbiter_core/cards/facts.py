@@ -3,7 +3,7 @@
 
 Source: MTGJSON v5 set files (meta.version 5.2.0+20220425, date 2022-04-25) as committed in
     github.com/AUTRE04216/jsonSets (commit ca38aa761f36c5ac61bebfb6a6f37b6980c487de, one
-    <SET>.json per set at repo root). Also 59 cards listed in tools/extra_cards.txt,
+    <SET>.json per set at repo root). Also 60 cards listed in tools/extra_cards.txt,
     from MTGJSON v5.2.0+20220425 set files from
     github.com/AUTRE04216/jsonSets@ca38aa761f36c5ac61bebfb6a6f37b6980c487de (CMR.json
     missing)
@@ -2400,6 +2400,23 @@ FACTS: dict[str, CardFacts] = {
         toughness=None,
         oracle_text="Put all creatures on the bottom of their owners' libraries.",
         keywords=(),
+    ),
+    "Niv-Mizzet, Dracogenius": CardFacts(
+        name="Niv-Mizzet, Dracogenius",
+        mana_cost="{2}{U}{U}{R}{R}",
+        colors=("U", "R"),
+        supertypes=("Legendary",),
+        types=("Creature",),
+        subtypes=("Dragon", "Wizard"),
+        power=5,
+        toughness=5,
+        oracle_text=(
+            "Flying\n"
+            "Whenever Niv-Mizzet, Dracogenius deals damage to a player, you may "
+            "draw a card.\n"
+            "{U}{R}: Niv-Mizzet, Dracogenius deals 1 damage to any target."
+        ),
+        keywords=("Flying",),
     ),
 }
 
