@@ -3,7 +3,7 @@
 
 Source: MTGJSON v5 set files (meta.version 5.2.0+20220425, date 2022-04-25) as committed in
     github.com/AUTRE04216/jsonSets (commit ca38aa761f36c5ac61bebfb6a6f37b6980c487de, one
-    <SET>.json per set at repo root). Also 60 cards listed in tools/extra_cards.txt,
+    <SET>.json per set at repo root). Also 61 cards listed in tools/extra_cards.txt,
     from MTGJSON v5.2.0+20220425 set files from
     github.com/AUTRE04216/jsonSets@ca38aa761f36c5ac61bebfb6a6f37b6980c487de (CMR.json
     missing)
@@ -2417,6 +2417,21 @@ FACTS: dict[str, CardFacts] = {
             "{U}{R}: Niv-Mizzet, Dracogenius deals 1 damage to any target."
         ),
         keywords=("Flying",),
+    ),
+    "Syndic of Tithes": CardFacts(
+        name="Syndic of Tithes",
+        mana_cost="{1}{W}",
+        colors=("W",),
+        supertypes=(),
+        types=("Creature",),
+        subtypes=("Human", "Cleric"),
+        power=2,
+        toughness=2,
+        oracle_text=(
+            "Extort (Whenever you cast a spell, you may pay {W/B}. If you do, each "
+            "opponent loses 1 life and you gain that much life.)"
+        ),
+        keywords=("Extort",),
     ),
 }
 

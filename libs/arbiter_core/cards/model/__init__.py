@@ -131,7 +131,11 @@ from arbiter_core.cards.model.effects import (
     Untap,
     WinGame,
 )
-from arbiter_core.cards.model.transform import LootThenTransform, TapThenTransform
+from arbiter_core.cards.model.transform import (
+    ExtortPayment,
+    LootThenTransform,
+    TapThenTransform,
+)
 
 __all__ = [
     "TOKEN_ABILITIES",
@@ -183,6 +187,7 @@ __all__ = [
     "ExchangeLifeTotals",
     "ExileSelf",
     "ExileUntilNextEndStep",
+    "ExtortPayment",
     "ExtraTurn",
     "GainControl",
     "GainKeyword",

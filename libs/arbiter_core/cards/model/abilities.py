@@ -101,7 +101,7 @@ from arbiter_core.cards.model.effects import (
     Untap,
     WinGame,
 )
-from arbiter_core.cards.model.transform import LootThenTransform, TapThenTransform
+from arbiter_core.cards.model.transform import ExtortPayment, LootThenTransform, TapThenTransform
 
 Effect = (
     DealDamage
@@ -176,6 +176,7 @@ Effect = (
     | GainLife
     | LootThenTransform
     | TapThenTransform
+    | ExtortPayment
     | LoseLife
     | AllCreaturesHaveKeyword
     | Detain

@@ -1,6 +1,6 @@
-"""Effects of transforming double-faced cards (CR 701.28, 712; `layers/transform.py`):
+"""Effects of transforming double-faced cards (CR 701.27, 712; `layers/transform.py`):
 Civilized Scholar's loot that may transform it and Homicidal Brute's "tap it, then
-transform it"."""
+transform it"; and extort's payment (702.101a, `keywords/extort.py`)."""
 
 from __future__ import annotations
 
@@ -20,3 +20,11 @@ class TapThenTransform(DataModel):
     """"Tap ~, then transform it." (701.26a, 701.28a)"""
 
     kind: Literal["tap_then_transform"] = "tap_then_transform"
+
+
+class ExtortPayment(DataModel):
+    """Extort's "pay {W/B}. If you do, each opponent loses 1 life and you gain that much
+    life" (702.101a), after its "you may" (603.5); `keywords/extort.py`."""
+
+    kind: Literal["extort_payment"] = "extort_payment"
+    mana: str = "{W/B}"
