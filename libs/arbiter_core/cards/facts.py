@@ -3,7 +3,7 @@
 
 Source: MTGJSON v5 set files (meta.version 5.2.0+20220425, date 2022-04-25) as committed in
     github.com/AUTRE04216/jsonSets (commit ca38aa761f36c5ac61bebfb6a6f37b6980c487de, one
-    <SET>.json per set at repo root). Also 61 cards listed in tools/extra_cards.txt,
+    <SET>.json per set at repo root). Also 62 cards listed in tools/extra_cards.txt,
     from MTGJSON v5.2.0+20220425 set files from
     github.com/AUTRE04216/jsonSets@ca38aa761f36c5ac61bebfb6a6f37b6980c487de (CMR.json
     missing)
@@ -2432,6 +2432,18 @@ FACTS: dict[str, CardFacts] = {
             "opponent loses 1 life and you gain that much life.)"
         ),
         keywords=("Extort",),
+    ),
+    "Ambassador Laquatus": CardFacts(
+        name="Ambassador Laquatus",
+        mana_cost="{1}{U}{U}",
+        colors=("U",),
+        supertypes=("Legendary",),
+        types=("Creature",),
+        subtypes=("Merfolk", "Wizard"),
+        power=1,
+        toughness=3,
+        oracle_text="{3}: Target player mills three cards.",
+        keywords=("Mill",),
     ),
 }
 

@@ -37,6 +37,7 @@ from arbiter_core.cards.model import (
     DrawAndLoseCommanderManaValue,
     DrawCards,
     DrawPerCreatureOfColor,
+    Mill,
     ReturnCommandersToCommandZone,
     StaticAbility,
     TokenSpec,
@@ -159,3 +160,9 @@ NIV_MIZZET_DRACOGENIUS = add_card(card(
     TriggeredAbility(event="deals_damage_to_player", optional=True, effects=(DrawCards(),)),
     ActivatedAbility(cost=Cost(mana="{U}{R}"), targets=target("any"),
                      effects=(DealDamage(amount=1, to=0),))))
+
+#: a mono-blue commander (903.4d's illegal deck case: Civilized Scholar's front face is
+#: blue, its back face red): "{3}: Target player mills three cards." (701.17a)
+AMBASSADOR_LAQUATUS = add_card(card(
+    "Ambassador Laquatus", ActivatedAbility(cost=Cost(mana="{3}"), targets=target("player"),
+                                            effects=(Mill(who="target_player", count=3),))))
