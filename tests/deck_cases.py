@@ -16,10 +16,15 @@ class DeckCase:
     players: int
     rules: tuple[str, ...]
     expect: tuple[tuple[str, str], ...] | None  # None: legal
+    # per expected violation, the rules the checker must name as the reason ("RULE by
+    # RULE2": 903.5c because of 903.4d), else ()
+    because: tuple[tuple[str, ...], ...] = ()
     options: tuple[str, ...] = ()  # `// options: single_planar_deck`: its CLI flags
 
     def expects_violation_of(self, rule: str) -> bool:
-        return self.expect is not None and any(r == rule for _, r in self.expect)
+        """The case expects a violation of `rule`, or one the checker attributes to it."""
+        return self.expect is not None and (
+            any(r == rule for _, r in self.expect) or any(rule in b for b in self.because))
 
 
 def read_case(path: Path) -> DeckCase:
@@ -32,10 +37,13 @@ def read_case(path: Path) -> DeckCase:
             keys.setdefault(key, []).append(value.strip())
     assert "variant" in keys and "expect" in keys, f"{path.name}: variant and expect"
     expect = keys["expect"]
-    pairs = None if expect == ["legal"] else tuple(
-        (card.strip(), rule.strip()) for card, _, rule in (e.rpartition(":") for e in expect))
+    triples = [] if expect == ["legal"] else [
+        (card.strip(), *rule.partition(" by ")[::2])
+        for card, _, rule in (e.rpartition(":") for e in expect)]
+    pairs = None if expect == ["legal"] else tuple((c, r.strip()) for c, r, _ in triples)
+    because = tuple(tuple(b.split()) for _, _, b in triples)
     return DeckCase(path, keys["variant"][0], int(keys.get("players", ["2"])[0]),
-                    tuple(" ".join(keys.get("rules", [])).split()), pairs,
+                    tuple(" ".join(keys.get("rules", [])).split()), pairs, because,
                     tuple(" ".join(keys.get("options", [])).split()))
 
 

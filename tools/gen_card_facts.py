@@ -16,8 +16,11 @@ libs/arbiter_core/cards/facts_types.py) per card, as literal data, so that the r
 never reads the reference files at run time.
 
 For double-faced cards (CR 712) the front face's fields are used (CR 712.8a), under the
-card's full name. Power or toughness printed as "*" (a characteristic-defining ability,
-CR 208.2a) becomes None. Colors are written in WUBRG order.
+card's full name; a transforming double-faced card's back face (layout "transform",
+CR 712.2) is written too, into `BACK_FACES` under the card's full name, with its
+own face name and its color indicator's colors (CR 204, 712.8d). Power or toughness
+printed as "*" (a characteristic-defining ability, CR 208.2a) becomes None.
+Colors are written in WUBRG order.
 
 `--check` writes nothing and exits 1 if the committed module is out of date.
 """
@@ -138,6 +141,24 @@ def _strs(value: Any) -> list[str]:
     return list(value)
 
 
+def back_face(card: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The CardFacts fields of a transforming double-faced card's back face (712.2),
+    named by the face's own name; None for any other card."""
+    faces = card.get("faces")
+    if card.get("layout") != "transform" or not faces or len(faces) != 2:
+        return None
+    back = dict(faces[1])
+    back["name"] = back.get("face_name") or str(card["name"]).split(" // ")[-1]
+    type_line = str(back.get("type_line") or "")
+    kinds, _, subs = type_line.partition(" \u2014 ")
+    words = kinds.split()
+    supers = [w for w in words if w in ("Legendary", "Basic", "Snow", "World")]
+    back.setdefault("supertypes", supers)
+    back.setdefault("types", [w for w in words if w not in supers])
+    back.setdefault("subtypes", subs.split())
+    return card_fields(back)
+
+
 def card_fields(card: Mapping[str, Any]) -> dict[str, Any]:
     """The CardFacts fields of one pool entry (front face for multi-face layouts)."""
     name = card["name"]
@@ -169,9 +190,9 @@ def card_fields(card: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def render_entry(fields: Mapping[str, Any]) -> list[str]:
+def render_entry(fields: Mapping[str, Any], key: str | None = None) -> list[str]:
     ind = " " * 8
-    lines = [f"    {py_str(fields['name'])}: CardFacts("]
+    lines = [f"    {py_str(key or fields['name'])}: CardFacts("]
     lines.append(f"{ind}name={py_str(fields['name'])},")
     lines.append(f"{ind}mana_cost={py_str(fields['mana_cost'])},")
     for key in ("colors", "supertypes", "types", "subtypes"):
@@ -226,13 +247,20 @@ def generate(pool: Mapping[str, Any], extra: Sequence[Mapping[str, Any]] = (),
     )
     seen: set[str] = set()
     body: list[str] = []
+    backs: list[str] = []
     for card in cards:
         fields = card_fields(card)
         if fields["name"] in seen:
             raise ValueError(f"duplicate card name {fields['name']!r}")
         seen.add(fields["name"])
         body.extend(render_entry(fields))
-    text = HEADER.format(source=source) + "\n".join(body) + "\n}\n# fmt: on\n"
+        back = back_face(card)
+        if back is not None:
+            backs.extend(render_entry(back, key=fields["name"]))
+    text = HEADER.format(source=source) + "\n".join(body) + "\n}\n"
+    text += ("\n#: transforming double-faced cards' back faces, by the card's full name "
+             "(CR 712.2)\nBACK_FACES: dict[str, CardFacts] = {\n")
+    text += "\n".join(backs) + ("\n" if backs else "") + "}\n# fmt: on\n"
     too_long = [line for line in text.splitlines() if len(line) > LINE_LIMIT]
     if too_long:
         raise ValueError(f"generated lines exceed {LINE_LIMIT} characters: {too_long[:3]}")

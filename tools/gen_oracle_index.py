@@ -10,7 +10,7 @@ The input (default ../shared/reference/cards/oracle_atomic_20220425.json.gz) is 
 object whose "cards" map each Oracle name to its fields. One tab-separated row a card,
 sorted by name, after a `#` header naming the source:
 
-    name  kind  basic  limit  companion  identity  commander  land_colors
+    name  kind  basic  limit  companion  identity  commander  land_colors  back_colors
 
 - name: the Oracle name; a multi-face card's is its faces' names joined by ` // `
   (CR 709, 712), so its front face is the part before the first ` // `;
@@ -25,7 +25,9 @@ sorted by name, after a `#` header naming the source:
 - commander: `commander` for a legendary creature, Vehicle or Spacecraft card or one
   that says it can be your commander (903.3, 903.3a), `planeswalker` for a legendary
   planeswalker card (a commander in Brawl, 903.12c), else empty;
-- land_colors: the colors of mana its basic land types make (903.5d), WUBRG order.
+- land_colors: the colors of mana its basic land types make (903.5d), WUBRG order;
+- back_colors: the colors of its identity only a double-faced card's back face gives
+  (903.4d, an exception to 712.8a), so a violation of 903.5c can say why.
 
 Facts only, no rules text. `--check` writes nothing and exits 1 if the committed file is
 out of date. The output is written with a fixed gzip mtime so it is reproducible.
@@ -49,7 +51,9 @@ DEFAULT_ATOMIC = (REPO_ROOT.parent / "shared" / "reference" / "cards"
                   / "oracle_atomic_20220425.json.gz")
 DEFAULT_OUTPUT = REPO_ROOT / "libs" / "arbiter_decks" / "oracle_index.tsv.gz"
 COLUMNS = ("name", "kind", "basic", "limit", "companion", "identity", "commander",
-           "land_colors")
+           "land_colors", "back_colors")
+#: layouts whose second face is a back face (712.1): transforming and modal DFCs
+DOUBLE_FACED = ("transform", "modal_dfc")
 KINDS = {"Plane": "plane", "Phenomenon": "phenomenon", "Scheme": "scheme",
          "Vanguard": "vanguard", "Conspiracy": "conspiracy", "Hero": "nontraditional"}
 NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -77,6 +81,17 @@ def identity_of(card: dict[str, Any]) -> str:
         colors += card.get("color_identity") or []
     return color_identity([f.get("mana_cost") or "" for f in faces],
                           [f.get("oracle_text") or "" for f in faces], colors)
+
+
+def back_colors_of(card: dict[str, Any], identity: str) -> str:
+    """903.4d: the colors of `identity` that the front face alone doesn't give."""
+    faces = card.get("faces") or []
+    if card.get("layout") not in DOUBLE_FACED or len(faces) < 2:
+        return ""
+    front = faces[0]
+    alone = color_identity([front.get("mana_cost") or ""], [front.get("oracle_text") or ""],
+                           front.get("colors") or [])
+    return "".join(c for c in identity if c not in alone)
 
 
 def commander_of(card: dict[str, Any]) -> str:
@@ -108,7 +123,8 @@ def row(name: str, card: dict[str, Any]) -> str:
               limit_of(card.get("oracle_text") or ""),
               "1" if "Companion" in (card.get("keywords") or []) else "0",
               identity_of(card), commander_of(card),
-              land_colors_of(card) if "Land" in types else ""]
+              land_colors_of(card) if "Land" in types else "",
+              back_colors_of(card, identity_of(card))]
     if any("\t" in f or "\n" in f for f in fields):
         raise SystemExit(f"a tab or newline in the facts of {name!r}")
     return "\t".join(fields)

@@ -43,11 +43,13 @@ def loose_key(name: str) -> str:
 
 def _info(fields: list[str]) -> CardInfo:
     name, kind, basic, limit, companion, identity = fields[:6]
-    commander, land_colors = [*fields[6:8], "", ""][:2]  # an index before 903.3's
+    # an index before 903.3's has no commander, land or back-face colors
+    commander, land_colors, back_colors = [*fields[6:9], "", "", ""][:3]
     copy_limit = None if not limit else 0 if limit == "any" else int(limit)
     return CardInfo(name=name, kind=Kind(kind), basic=basic == "1", copy_limit=copy_limit,
                     companion=companion == "1", color_identity=identity,
-                    implemented=name in POOL, commander=commander, land_colors=land_colors)
+                    implemented=name in POOL, commander=commander, land_colors=land_colors,
+                    back_colors=back_colors)
 
 
 class Catalog:

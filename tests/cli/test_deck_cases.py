@@ -22,6 +22,8 @@ def test_deck_case(case: DeckCase) -> None:
     rows = [json.loads(line) for line in result.stdout.splitlines()]
     got = [(r["card"], r["rule"]) for r in rows[:-1]]
     assert got == list(case.expect or []), [r["reason"] for r in rows[:-1]]
+    because = [tuple(r.get("because", ())) for r in rows[:-1]]
+    assert because == list(case.because or [() for _ in because]), because
     assert result.exit_code == (0 if case.expect is None else 1)
     assert rows[-1]["legal"] is (case.expect is None)
 

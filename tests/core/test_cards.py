@@ -23,12 +23,14 @@ from arbiter_core.cards.model import (
     GainControl,
     GainKeyword,
     KeywordAbility,
+    LootThenTransform,
     Manifest,
     Mill,
     MorphAbility,
     Proliferate,
     SearchOntoBattlefield,
     SpellAbility,
+    TapThenTransform,
     TargetKind,
     TargetSpec,
     TokenSpec,
@@ -238,6 +240,8 @@ def test_keyword_abilities_agree_with_oracle_keywords(name: str) -> None:
         for effect in getattr(ability, "effects", ()):
             if isinstance(effect, Proliferate | Detain | Mill | Manifest):  # 701
                 defined.add(effect.kind.capitalize())
+            if isinstance(effect, LootThenTransform | TapThenTransform):  # 701.27
+                defined.add("Transform")
     assert defined == set(FACTS[name].keywords)
 
 

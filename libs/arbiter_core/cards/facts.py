@@ -3,7 +3,7 @@
 
 Source: MTGJSON v5 set files (meta.version 5.2.0+20220425, date 2022-04-25) as committed in
     github.com/AUTRE04216/jsonSets (commit ca38aa761f36c5ac61bebfb6a6f37b6980c487de, one
-    <SET>.json per set at repo root). Also 59 cards listed in tools/extra_cards.txt,
+    <SET>.json per set at repo root). Also 62 cards listed in tools/extra_cards.txt,
     from MTGJSON v5.2.0+20220425 set files from
     github.com/AUTRE04216/jsonSets@ca38aa761f36c5ac61bebfb6a6f37b6980c487de (CMR.json
     missing)
@@ -2400,6 +2400,69 @@ FACTS: dict[str, CardFacts] = {
         toughness=None,
         oracle_text="Put all creatures on the bottom of their owners' libraries.",
         keywords=(),
+    ),
+    "Niv-Mizzet, Dracogenius": CardFacts(
+        name="Niv-Mizzet, Dracogenius",
+        mana_cost="{2}{U}{U}{R}{R}",
+        colors=("U", "R"),
+        supertypes=("Legendary",),
+        types=("Creature",),
+        subtypes=("Dragon", "Wizard"),
+        power=5,
+        toughness=5,
+        oracle_text=(
+            "Flying\n"
+            "Whenever Niv-Mizzet, Dracogenius deals damage to a player, you may "
+            "draw a card.\n"
+            "{U}{R}: Niv-Mizzet, Dracogenius deals 1 damage to any target."
+        ),
+        keywords=("Flying",),
+    ),
+    "Syndic of Tithes": CardFacts(
+        name="Syndic of Tithes",
+        mana_cost="{1}{W}",
+        colors=("W",),
+        supertypes=(),
+        types=("Creature",),
+        subtypes=("Human", "Cleric"),
+        power=2,
+        toughness=2,
+        oracle_text=(
+            "Extort (Whenever you cast a spell, you may pay {W/B}. If you do, each "
+            "opponent loses 1 life and you gain that much life.)"
+        ),
+        keywords=("Extort",),
+    ),
+    "Ambassador Laquatus": CardFacts(
+        name="Ambassador Laquatus",
+        mana_cost="{1}{U}{U}",
+        colors=("U",),
+        supertypes=("Legendary",),
+        types=("Creature",),
+        subtypes=("Merfolk", "Wizard"),
+        power=1,
+        toughness=3,
+        oracle_text="{3}: Target player mills three cards.",
+        keywords=("Mill",),
+    ),
+}
+
+#: transforming double-faced cards' back faces, by the card's full name (CR 712.2)
+BACK_FACES: dict[str, CardFacts] = {
+    "Civilized Scholar // Homicidal Brute": CardFacts(
+        name="Homicidal Brute",
+        mana_cost="",
+        colors=("R",),
+        supertypes=(),
+        types=("Creature",),
+        subtypes=("Human", "Mutant"),
+        power=5,
+        toughness=1,
+        oracle_text=(
+            "At the beginning of your end step, if Homicidal Brute didn't attack "
+            "this turn, tap Homicidal Brute, then transform it."
+        ),
+        keywords=("Transform",),
     ),
 }
 # fmt: on

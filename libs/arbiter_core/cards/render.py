@@ -141,6 +141,8 @@ def _triggered(ability: TriggeredAbility, card: CardDefinition) -> str:
     conditions: list[str] = []
     if ability.if_untapped:
         conditions.append(f"{card.name} is untapped")
+    if ability.if_didnt_attack:
+        conditions.append(f"{card.name} didn't attack this turn")
     if ability.if_life_at_least is not None:
         conditions.append(f"you have {ability.if_life_at_least} or more life")
     condition = f", if {' and '.join(conditions)}" if conditions else ""

@@ -71,6 +71,7 @@ DecisionKind = Literal[
     "sacrifice_cost",  # 118.3: the permanent (options) sacrificed to pay a cost
     "replacement_order",  # 616.1: which replacement effect (choices) applies first
     "outside_card",  # 400.11b: a card (choices: names) from outside the game, or "none"
+    "loot_discard",  # 701.9a: the card (options) discarded by a loot that may transform
 ]
 
 

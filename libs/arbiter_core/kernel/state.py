@@ -41,7 +41,8 @@ from arbiter_core.kernel.variant_state import CommanderState as CommanderState
 INDIVIDUAL_POISON = "individual_poison"
 
 
-@shown_when_set("printed", "face_down", "manifested", "own_token")
+@shown_when_set("printed", "face_down", "manifested", "own_token", "transformed",
+                "transformed_at")
 @dataclass(frozen=True, slots=True)
 class Obj:
     """A game object (CR 109) in some zone. A zone change makes a new object with a new
@@ -77,6 +78,11 @@ class Obj:
     # a token's own values while it is a copy of something else (`printed` its own name;
     # Cytoshape on a token, 707.2): restored when the copy effect ends
     own_token: TokenSpec | None = field(default=None, repr=False)
+    # a transforming double-faced permanent with its back face up (712.2, 701.28;
+    # layers/transform.py); a new object is front face up (400.7, 712.8a, 712.14)
+    transformed: bool = field(default=False, repr=False)
+    # the id stamp of its last transform (701.27f: abilities put on the stack before it)
+    transformed_at: int = field(default=0, repr=False)
 
     def counter(self, kind: str) -> int:
         for k, n in self.counters:

@@ -50,6 +50,11 @@ PT_DEFINED: Hooks[str, Callable[[GameState, CardDefinition], tuple[int, int] | N
 _TOKEN_DEFINITIONS: dict[int, tuple[TokenSpec, CardDefinition]] = {}  # by id of the spec
 
 
+#: the back faces of transforming double-faced cards, by card name (712.2; registered by
+#: `layers/transform.py`)
+BACK_FACES: dict[str, CardDefinition] = {}
+
+
 def definition(o: Obj) -> CardDefinition:
     """The card's characteristics: printed, or a token's (CR 111.4), with a permanent
     "becomes a creature" effect applied (layers 4, 6, 7b; Lurking Evil). Asked for every
@@ -58,6 +63,8 @@ def definition(o: Obj) -> CardDefinition:
     (`face_down.FACE_DOWN`), whatever card it is."""
     if o.face_down:
         return FACE_DOWN
+    if o.transformed and o.name in BACK_FACES:  # 712.8e (layers/transform.py)
+        return BACK_FACES[o.name]
     token = o.token
     if token is not None:
         hit = _TOKEN_DEFINITIONS.get(id(token))

@@ -20,7 +20,13 @@ resolution from the effect asked about (`resolve.resume`, which doesn't ask agai
 
 from __future__ import annotations
 
-from arbiter_core.cards.model import CasualAbility, DrawCards, Effect, TriggeredAbility
+from arbiter_core.cards.model import (
+    CasualAbility,
+    DrawCards,
+    Effect,
+    KeywordAbility,
+    TriggeredAbility,
+)
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.commands import ChooseOption, PlayerCommand
 from arbiter_core.kernel.decisions import decision
@@ -34,6 +40,10 @@ from arbiter_core.stack.mana import parse_cost, pay
 from arbiter_core.stack.resolve import BEGINNING, resume
 from arbiter_core.turns.draw import draw
 
+#: keywords whose triggered ability says "you may" (a mechanic module adds its own:
+#: extort, 702.101a)
+OPTIONAL_KEYWORDS: set[str] = set()
+
 
 def is_optional(t: Txn, item: StackItem) -> bool:
     """Whether `item` is a triggered ability whose effect says "you may"."""
@@ -41,6 +51,8 @@ def is_optional(t: Txn, item: StackItem) -> bool:
         return False
     abilities = item_definition(t, item).abilities
     ab = abilities[item.ability] if 0 <= item.ability < len(abilities) else None
+    if isinstance(ab, KeywordAbility):
+        return ab.keyword in OPTIONAL_KEYWORDS
     return isinstance(ab, TriggeredAbility | CasualAbility) and ab.optional
 
 

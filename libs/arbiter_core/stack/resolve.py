@@ -100,6 +100,9 @@ def _intervening_if_holds(t: Txn, item: StackItem) -> bool:
     if isinstance(ab, TriggeredAbility) and ab.if_untapped:
         src = t.s.objects.get(item.source or -1)
         return src is not None and src.zone == "battlefield" and not src.tapped
+    if isinstance(ab, TriggeredAbility) and ab.if_didnt_attack:
+        m = t.s.markers.get(item.marker)
+        return m is None or (item.source or -1) not in m.attacked
     if isinstance(ab, TriggeredAbility) and ab.if_life_at_least is not None:
         return t.s.players[item.controller].life >= ab.if_life_at_least
     return True

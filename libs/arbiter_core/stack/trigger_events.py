@@ -76,12 +76,15 @@ def _your_upkeep(s: GameState, e: ev.StepBegan | ev.MarkerPlaced, current: int |
 @watch(ev.StepBegan, ev.MarkerPlaced, order=41)
 def _your_end_step(s: GameState, e: ev.StepBegan | ev.MarkerPlaced, current: int | None,
                    before: Obj | None) -> Found:
-    """"At the beginning of your end step" (513.1a: it triggers as the step begins)."""
+    """"At the beginning of your end step" (513.1a: it triggers as the step begins),
+    with an intervening "if ~ didn't attack this turn" (603.4, 508.1)."""
     if e.step != Step.END.value:
         return []
-    actives = active_players(s, s.markers[e.marker].holder)
+    m = s.markers[e.marker]
+    actives = active_players(s, m.holder)
     return each_triggered(s, e.marker, "your_end_step", current,
-                          lambda o, ab: o.controller in actives)
+                          lambda o, ab: o.controller in actives
+                          and not (ab.if_didnt_attack and o.id in m.attacked))
 
 
 @watch(ev.DamageDealt, ev.LifeLost, order=50)

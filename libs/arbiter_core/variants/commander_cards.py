@@ -24,7 +24,7 @@ used.
 
 from __future__ import annotations
 
-from arbiter_core.cards.build import card, spell, target
+from arbiter_core.cards.build import card, kw, spell, target
 from arbiter_core.cards.model import (
     TOKEN_ABILITIES,
     ActivatedAbility,
@@ -32,13 +32,16 @@ from arbiter_core.cards.model import (
     CanBeYourCommander,
     Cost,
     CreateTokens,
+    DealDamage,
     Destroy,
     DrawAndLoseCommanderManaValue,
     DrawCards,
     DrawPerCreatureOfColor,
+    Mill,
     ReturnCommandersToCommandZone,
     StaticAbility,
     TokenSpec,
+    TriggeredAbility,
 )
 from arbiter_core.cards.pool import add_card
 from arbiter_core.cards.render_effects import OWN_PARAGRAPH, wording
@@ -148,3 +151,18 @@ FREYALISE = add_card(card(
     ActivatedAbility(cost=Cost(loyalty=-6), effects=(DrawPerCreatureOfColor(color="G"),)),
     StaticAbility(effects=(CanBeYourCommander(),)),
 ))
+
+#: a blue-red commander (903.4d's deck cases: Civilized Scholar // Homicidal Brute's back
+#: face is red): flying, "whenever it deals damage to a player, you may draw a card"
+#: (603.5) and a damage ability (602)
+NIV_MIZZET_DRACOGENIUS = add_card(card(
+    "Niv-Mizzet, Dracogenius", kw("flying"),
+    TriggeredAbility(event="deals_damage_to_player", optional=True, effects=(DrawCards(),)),
+    ActivatedAbility(cost=Cost(mana="{U}{R}"), targets=target("any"),
+                     effects=(DealDamage(amount=1, to=0),))))
+
+#: a mono-blue commander (903.4d's illegal deck case: Civilized Scholar's front face is
+#: blue, its back face red): "{3}: Target player mills three cards." (701.17a)
+AMBASSADOR_LAQUATUS = add_card(card(
+    "Ambassador Laquatus", ActivatedAbility(cost=Cost(mana="{3}"), targets=target("player"),
+                                            effects=(Mill(who="target_player", count=3),))))

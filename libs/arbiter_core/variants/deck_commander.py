@@ -23,7 +23,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from arbiter_core.variants.deck_model import DeckCheck, DeckRule, Section, Violation
+from arbiter_core.variants.deck_model import (
+    CardInfo,
+    DeckCheck,
+    DeckRule,
+    Section,
+    Violation,
+)
 from arbiter_core.variants.deck_rules import (
     cards,
     implemented,
@@ -144,15 +150,25 @@ def commander_color_identity(brawl: bool = False) -> DeckRule:
                                     "this is another")
                 continue
             if outside:
-                yield Violation(name, "903.5c", f"color identity "
-                                f"{colors_text(card.color_identity)} is outside the "
-                                f"commander's ({colors_text(identity)})")
+                yield _outside_identity(name, card, identity, outside)
             elif set(card.land_colors) - set(identity):
                 yield Violation(name, "903.5d", f"its basic land types make "
                                 f"{colors_text(card.land_colors)} mana, outside "
                                 f"{commander}'s color identity ({colors_text(identity)})")
     check.__doc__ = commander_color_identity.__doc__
     return check
+
+
+def _outside_identity(name: str, card: CardInfo, identity: str,
+                      outside: set[str]) -> Violation:
+    """903.5c; when every color outside comes from the back face alone, 903.4d says why."""
+    reason = (f"color identity {colors_text(card.color_identity)} is outside the "
+              f"commander's ({colors_text(identity)})")
+    if outside <= set(card.back_colors):
+        back = "".join(c for c in COLORS if c in outside)
+        return Violation(name, "903.5c", f"{reason}: its back face is {colors_text(back)} "
+                         "(903.4d)", because=("903.4d",))
+    return Violation(name, "903.5c", reason)
 
 
 def _brawl_basic_type(d: DeckCheck) -> str | None:

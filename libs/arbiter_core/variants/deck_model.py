@@ -81,6 +81,7 @@ class CardInfo:
     # card, a commander in Brawl only (903.12c); "" neither
     commander: str = ""
     land_colors: str = ""  # CR 903.5d: colors of mana its basic land types make, WUBRG
+    back_colors: str = ""  # CR 903.4d: colors of its identity only its back face gives
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,12 +129,19 @@ class Violation:
     card: str
     rule: str
     reason: str
+    # the rules that put the offending fact there, when another than the broken rule's
+    # own reading (903.4d: a color the back face gives)
+    because: tuple[str, ...] = ()
 
     def line(self) -> str:
         return f"{self.card}: {self.rule}: {self.reason}"
 
-    def as_json(self) -> dict[str, str]:
-        return {"card": self.card, "rule": self.rule, "reason": self.reason}
+    def as_json(self) -> dict[str, str | list[str]]:
+        out: dict[str, str | list[str]] = {"card": self.card, "rule": self.rule,
+                                           "reason": self.reason}
+        if self.because:
+            out["because"] = list(self.because)
+        return out
 
 
 #: A construction rule: reads a resolved list, returns its violations (none: it holds).

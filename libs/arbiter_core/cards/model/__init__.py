@@ -131,6 +131,11 @@ from arbiter_core.cards.model.effects import (
     Untap,
     WinGame,
 )
+from arbiter_core.cards.model.transform import (
+    ExtortPayment,
+    LootThenTransform,
+    TapThenTransform,
+)
 
 __all__ = [
     "TOKEN_ABILITIES",
@@ -182,6 +187,7 @@ __all__ = [
     "ExchangeLifeTotals",
     "ExileSelf",
     "ExileUntilNextEndStep",
+    "ExtortPayment",
     "ExtraTurn",
     "GainControl",
     "GainKeyword",
@@ -193,6 +199,7 @@ __all__ = [
     "KeywordAbility",
     "LifeBecomesLowest",
     "LifeCantChange",
+    "LootThenTransform",
     "LoseAllPoison",
     "LoseGame",
     "LoseLife",
@@ -231,6 +238,7 @@ __all__ = [
     "ShuffleIntoLibrary",
     "SpellAbility",
     "StaticAbility",
+    "TapThenTransform",
     "TargetKind",
     "TargetRef",
     "TargetSpec",

@@ -101,6 +101,7 @@ from arbiter_core.cards.model.effects import (
     Untap,
     WinGame,
 )
+from arbiter_core.cards.model.transform import ExtortPayment, LootThenTransform, TapThenTransform
 
 Effect = (
     DealDamage
@@ -173,6 +174,9 @@ Effect = (
     | SacrificeUnlessPayLife
     | ReturnWithCounter
     | GainLife
+    | LootThenTransform
+    | TapThenTransform
+    | ExtortPayment
     | LoseLife
     | AllCreaturesHaveKeyword
     | Detain
@@ -287,6 +291,7 @@ class TriggeredAbility(DataModel):
     event: TriggerEvent
     if_untapped: bool = False
     if_life_at_least: int | None = None  # Test of Endurance's "if you have 50 or more life"
+    if_didnt_attack: bool = False  # Homicidal Brute's "if ~ didn't attack this turn"
     optional: bool = False  # "you may"
     targets: tuple[TargetSpec, ...] = ()
     effects: tuple[Effect, ...] = Field(min_length=1)
