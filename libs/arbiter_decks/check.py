@@ -16,6 +16,7 @@ from typing import Any
 
 from arbiter_core.kernel.commands import StartGame
 from arbiter_core.kernel.errors import InvalidCommand
+from arbiter_core.variants.archenemy import archenemies
 from arbiter_core.variants.base import get_variant
 from arbiter_decks.catalog import Catalog, catalog
 from arbiter_decks.model import (
@@ -120,13 +121,14 @@ def check_text(text: str | bytes, variant: str, players: int = 2,
 
 
 def playable_setup(text: str | bytes, variant: str, players: int,
-                   who: str) -> dict[str, Any]:
+                   who: str, single_planar_deck: bool = False) -> dict[str, Any]:
     """A legal list as the fields of its player's `PlayerSetup`: `deck` (the Deck
     section), `commander` in a variant whose decks have one (903.3, 903.6), and the
     supplementary sections the variant reads: `planar_deck` (901.3), `scheme_deck`
     (904.3: the archenemy's, `for_seat`) and `vanguard` (902.3). A list with violations
-    is `DeckRejected` (CR 100.2: each player needs a legal deck)."""
-    result = check_text(text, variant, players)
+    is `DeckRejected` (CR 100.2: each player needs a legal deck). With
+    `single_planar_deck` its planar deck is checked as the communal one (901.15a)."""
+    result = check_text(text, variant, players, single_planar_deck=single_planar_deck)
     if not result.legal:
         raise DeckRejected(who, result.violations)
     out: dict[str, Any] = {"deck": list(result.deck)}
@@ -152,10 +154,12 @@ def with_deck_lists(start: StartGame, lists: Mapping[str, str]) -> StartGame:
     (`playable_setup`), replace those the body gave. Raises ValueError (DeckListError,
     DeckRejected, UnknownVariant) with a message naming the seat."""
     names = [p.name for p in start.players]
+    villains = archenemies(start)  # 904.2a, 904.12b: whose scheme deck is played
     unknown = sorted(set(lists) - set(names))
     if unknown:
         raise ValueError(f"no player named {', '.join(map(repr, unknown))}")
     players = []
+    communal: list[list[str]] = []  # 901.15: the lists' communal planar deck
     for p in start.players:
         if p.name not in lists:
             players.append(p)
@@ -163,9 +167,22 @@ def with_deck_lists(start: StartGame, lists: Mapping[str, str]) -> StartGame:
         if p.deck:
             raise ValueError(f"{p.name}: give a deck or a deck list, not both")
         try:
-            setup = playable_setup(lists[p.name], start.variant, len(names), p.name)
+            setup = playable_setup(lists[p.name], start.variant, len(names), p.name,
+                                   start.single_planar_deck)
         except DeckListError as e:
             raise ValueError(f"{p.name}: {e}") from None
-        players.append(p.model_copy(
-            update=for_seat(setup, p.archenemy or start.supervillain_rumble)))
-    return start.model_copy(update={"players": players})
+        if start.single_planar_deck and "planar_deck" in setup:
+            communal.append(setup.pop("planar_deck"))
+        players.append(p.model_copy(update=for_seat(setup, p.name in villains)))
+    return start.model_copy(update={"players": players, **communal_deck(start, communal)})
+
+
+def communal_deck(start: StartGame, listed: list[list[str]]) -> dict[str, Any]:
+    """901.15: with the single planar deck option, the one Planar deck section of the
+    lists is the communal deck (none: the body's `planar_deck`)."""
+    if not listed:
+        return {}
+    if len(listed) > 1 or start.planar_deck:
+        raise ValueError("single_planar_deck: one communal planar deck (901.15), so only "
+                         "one list (or the body's planar_deck) may give it")
+    return {"planar_deck": listed[0]}

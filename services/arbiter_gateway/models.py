@@ -73,6 +73,13 @@ class CreateGame(_Body):
     order_triggers: bool = True
     #: the base of a supplementary variant (Commander over Two-Headed Giant, 903.2)
     base_variant: str | None = Field(default=None, min_length=1, max_length=64)
+    #: the casual variants' options: 901.9 rolls without cost, 904.12 Supervillain
+    #: Rumble, 901.15 one communal planar deck (`planar_deck`, or a list's Planar deck)
+    planar_die_rolls_free: bool = False
+    supervillain_rumble: bool = False
+    single_planar_deck: bool = False
+    planar_deck: list[Annotated[str, Field(max_length=200)]] = Field(default_factory=list,
+                                                                    max_length=1000)
     #: player name -> deck list text (docs/decks.md), checked with the variant's rules
     deck_lists: dict[str, Annotated[str, Field(max_length=MAX_DECK_LIST)]] = Field(
         default_factory=dict, max_length=100)

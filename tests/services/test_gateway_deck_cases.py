@@ -17,6 +17,7 @@ from tests.deck_cases import DeckCase, deck_cases
 
 from arbiter_core.variants.base import get_variant
 from arbiter_decks.check import check_text
+from arbiter_runtime.decks import BOT_SCHEME_DECK
 from arbiter_runtime.play import team_names
 
 from .conftest import Runner
@@ -26,26 +27,48 @@ from .helpers import auth, staff
 CASES = Path(__file__).resolve().parents[1] / "decks"
 
 
+def hero_list(case: DeckCase) -> bool:
+    """A legal Archenemy list without a Scheme deck: a hero's (904.2a)."""
+    return (case.expect is None and getattr(get_variant(case.variant), "archenemy", False)
+            and not check_text(case.path.read_text(encoding="utf-8"), case.variant,
+                               case.players).scheme_deck)
+
+
 def body(case: DeckCase, game_id: str) -> dict[str, Any]:
     """P1 brings the case's list; in a legal case every seat does (P1 is the archenemy
-    in Archenemy, 904.2a)."""
+    in Archenemy, 904.2a), but a hero's list, which the heroes bring while the archenemy
+    plays the bots' deck and scheme deck (904.3: an archenemy needs one)."""
     text = case.path.read_text(encoding="utf-8")
     n = max(case.players, get_variant(case.variant).min_players)
     teams = team_names(case.variant, n)
-    players = [{"name": f"P{i + 1}", "team": teams[i],
-                **({"archenemy": True} if i == 0 and case.variant == "archenemy" else {})}
-               for i in range(n)]
+    villain = getattr(get_variant(case.variant), "archenemy", False)
+    players: list[dict[str, Any]] = [
+        {"name": f"P{i + 1}", "team": teams[i],
+         **({"archenemy": True} if i == 0 and villain else {})}
+        for i in range(n)]
     seats = [p["name"] for p in players]
-    lists = {p: text for p in (seats if case.expect is None else seats[:1])}
+    listed = seats if case.expect is None else seats[:1]
+    if hero_list(case):
+        players[0] |= {"deck": ["Island"] * 60, "scheme_deck": list(BOT_SCHEME_DECK)}
+        listed = seats[1:]
+    if "single_planar_deck" in case.options:  # one communal deck (901.15): P1's list
+        listed = seats[:1]
+        for p in players[1:]:
+            p["deck"] = ["Island"] * 60
     return {"game_id": game_id, "variant": case.variant, "seed": 3, "players": players,
-            "deck_lists": lists}
+            "deck_lists": {p: text for p in listed}, **{o: True for o in case.options}}
 
 
 def started(system: System, game_id: str, case: DeckCase) -> None:
-    """P1's zones as its list gave them."""
+    """The zones of the first seat with the list (P1, or P2 for a hero's list) as its
+    list gave them."""
+    seat = "P2" if hero_list(case) else "P1"
+    events = [e for e in system.store.read_stream(game_id) if e.type == "CardsPut"]
     put = {(e.payload["zone"]): sorted(c["name"] for c in e.payload["cards"])
-           for e in system.store.read_stream(game_id)
-           if e.type == "CardsPut" and e.payload["player"] == "P1"}
+           for e in events if e.payload["player"] == seat}
+    if "single_planar_deck" in case.options:  # 901.15b: the communal deck, whoever's
+        put["planar_deck"] = sorted(c["name"] for e in events for c in e.payload["cards"]
+                                    if e.payload["zone"] == "planar_deck")
     result = check_text(case.path.read_text(encoding="utf-8"), case.variant, case.players)
     assert put["library"] == sorted(result.deck), case.path.name
     for zone, cards in (("planar_deck", result.planar_deck),

@@ -120,6 +120,13 @@ class Archenemy(Supplement):
                 t.emit(SchemeDeckShuffled(player=p.name, rule="904.3", order=t.rng.shuffled(
                     t.s.zone(p.name, SCHEME_DECK))))
         chosen = archenemies(cmd)
+        if not chosen:  # two teams of one: say which player is the archenemy
+            raise InvalidCommand("players.archenemy", "which player is the archenemy "
+                                 "(904.2a)? Designate one")
+        for name in chosen:  # 904.3: each archenemy plays with a scheme deck
+            if not t.s.zone(name, SCHEME_DECK):
+                raise InvalidCommand(f"players.{name}.scheme_deck", f"{name} is an archenemy "
+                                     "and needs a scheme deck (904.3)")
         if len(chosen) == 1:
             return chosen[0]
         return first
@@ -147,10 +154,16 @@ def check_rumble(v: Variant, cmd: Any) -> None:
 
 def archenemies(cmd: Any) -> list[str]:
     """The players designated archenemy (904.2a; 904.12b: every player in a Supervillain
-    Rumble), from the command's setups."""
+    Rumble), from the command's setups; with nobody designated, the player alone on a
+    team of one against the other team (904.2a)."""
     if getattr(cmd, "supervillain_rumble", False):
         return [p.name for p in cmd.players]
-    return [p.name for p in cmd.players if getattr(p, "archenemy", False)]
+    flagged = [p.name for p in cmd.players if getattr(p, "archenemy", False)]
+    if flagged:
+        return flagged
+    sizes = Counter(p.team for p in cmd.players if p.team)
+    alone = [p.name for p in cmd.players if p.team and sizes[p.team] == 1]
+    return alone if len(sizes) == 2 and len(alone) == 1 else []
 
 
 def is_archenemy_game(s: GameState) -> bool:
