@@ -15,8 +15,8 @@ from arbiter_core.variants.base import get_variant
 from arbiter_runtime.bots import RandomBot
 from arbiter_runtime.decks import (
     BOT_PLANAR_DECK,
-    BOT_SINGLE_PLANAR_DECK,
     BOT_SCHEME_DECK,
+    BOT_SINGLE_PLANAR_DECK,
     BOT_VANGUARDS,
     commander_deck_for_seat,
     deck_for_seat,
