@@ -141,6 +141,15 @@ def _land_played(s: GameState, e: ev.LandPlayed, current: int | None, before: Ob
     return _triggers(s, "land_enters", current, "603.6a", e.player)
 
 
+@watch(ev.TokenCreated, order=150)
+def _land_token(s: GameState, e: ev.TokenCreated, current: int | None, before: Obj | None
+                ) -> Sequence[ev.Event]:
+    """Goldmeadow: a land token is created on the battlefield (111.1, 603.6a)."""
+    if "Land" not in e.token.types:
+        return []
+    return _triggers(s, "land_enters", current, "603.6a", e.owner)
+
+
 @watch(ev.ObjectMoved, order=150, look_back=True)
 def _moved(s: GameState, e: ev.ObjectMoved, current: int | None, before: Obj | None
            ) -> Sequence[ev.Event]:
@@ -161,8 +170,9 @@ def _moved(s: GameState, e: ev.ObjectMoved, current: int | None, before: Obj | N
 @watch(PlaneTurnedFaceDown, order=50, look_back=True)
 def _planeswalked_away(s: GameState, e: PlaneTurnedFaceDown, current: int | None,
                        before: Obj | None) -> Sequence[ev.Event]:
-    """"When you planeswalk away from" a plane (901.11, 603.10a: it looks back)."""
-    if before is None:
+    """"When you planeswalk away from" a plane (901.11, 603.10a: it looks back) - not as
+    901.14b puts it on the bottom (no one planeswalks)."""
+    if before is None or e.rule != "701.31a":
         return []
     m = s.marker_of(before.controller) or next(iter(s.markers.values()))
     return [ev.AbilityTriggered(source=e.new_id, source_name=before.name,
