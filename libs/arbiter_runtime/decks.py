@@ -76,6 +76,14 @@ BOT_PLANAR_DECK: tuple[str, ...] = (
     "Krosa", "Sokenzan", "Academy at Tolaria West", "Panopticon", "Lethe Lake",
     "The Eon Fog", "The Hippodrome", "Tazeem", "Chaotic Aether", "Mutual Epiphany")
 
+#: the communal planar deck of the single planar deck option (901.15a): twenty different
+#: names, four of them phenomena - legal for two players (the smaller of forty and ten
+#: times the number of players)
+BOT_SINGLE_PLANAR_DECK: tuple[str, ...] = (
+    *BOT_PLANAR_DECK, "Naya", "Astral Arena", "The Fourth Sphere", "Naar Isle",
+    "Goldmeadow", "Takenuma", "Lair of the Ashen Idol", "Sanctum of Serra",
+    "Planewide Disaster", "Interplanar Tunnel")
+
 #: the archenemy bot's scheme deck: twenty schemes, two of each (904.3)
 BOT_SCHEME_DECK: tuple[str, ...] = tuple(name for name in (
     "Roots of All Evil", "There Is No Refuge", "The Iron Guardian Stirs",

@@ -16,6 +16,7 @@ from arbiter_runtime.bots import RandomBot
 from arbiter_runtime.decks import (
     BOT_PLANAR_DECK,
     BOT_SCHEME_DECK,
+    BOT_SINGLE_PLANAR_DECK,
     BOT_VANGUARDS,
     commander_deck_for_seat,
     deck_for_seat,
@@ -74,13 +75,14 @@ def seat_setup(variant: str, i: int, name: str, team: str | None,
     return PlayerSetup(name=name, team=team, deck=deck, commander=commander)
 
 
-def supplements(variant: str, players: int, seat: int, base: str | None = None
-                ) -> dict[str, Any]:
-    """Each bot's planar deck in Planechase (901.3); the archenemy's scheme deck
-    (904.3: the first seat, `bot_teams`); each bot's vanguard (902.3)."""
+def supplements(variant: str, players: int, seat: int, base: str | None = None,
+                single_planar_deck: bool = False) -> dict[str, Any]:
+    """Each bot's planar deck in Planechase (901.3; none with the single planar deck
+    option, 901.15c); the archenemy's scheme deck (904.3: the first seat, `bot_teams`);
+    each bot's vanguard (902.3)."""
     v = get_variant(variant, base, players)
     out: dict[str, Any] = {}
-    if getattr(v, "planechase", False):
+    if getattr(v, "planechase", False) and not single_planar_deck:
         out["planar_deck"] = list(BOT_PLANAR_DECK)
     if getattr(v, "archenemy", False) and seat == 0:  # 904.13d: one of a name
         distinct = getattr(v, "distinct_schemes", False)
@@ -90,6 +92,22 @@ def supplements(variant: str, players: int, seat: int, base: str | None = None
     if getattr(v, "vanguard", False):  # 902.3: one vanguard card each
         out["vanguard"] = BOT_VANGUARDS[seat % len(BOT_VANGUARDS)]
     return out
+
+
+def communal_planar_deck(variant: str, players: int, base: str | None = None
+                         ) -> list[str]:
+    """The bots' communal planar deck for the single planar deck option (901.15), if it
+    is legal for this many players (901.15a: at least the smaller of forty and ten times
+    the number of players)."""
+    if not getattr(get_variant(variant, base, players), "planechase", False):
+        raise InvalidCommand("options.single_planar_deck", "the single planar deck option "
+                             "is a Planechase option (901.15)")
+    need = min(40, 10 * players)
+    if len(BOT_SINGLE_PLANAR_DECK) < need:
+        raise InvalidCommand("options.single_planar_deck", f"the bots' communal planar "
+                             f"deck has {len(BOT_SINGLE_PLANAR_DECK)} cards; {players} "
+                             f"players need {need} (901.15a)")
+    return list(BOT_SINGLE_PLANAR_DECK)
 
 
 def own_supplements(seat: str, bots: dict[str, Any], listed: Mapping[str, Any]
@@ -120,22 +138,27 @@ def play_bot_game(store: EventStore, game_id: str, players: int, seed: int,
                   range_of_influence: int | None = None,
                   decks: dict[str, list[str]] | None = None,
                   base: str | None = None,
-                  lists: dict[str, dict[str, Any]] | None = None) -> GameSummary:
+                  lists: dict[str, dict[str, Any]] | None = None,
+                  single_planar_deck: bool = False) -> GameSummary:
     """`decks`: a seat's own deck (checked deck lists); other seats get the bot decks.
     `lists`: a seat's own supplementary decks from its list (`planar_deck`, `vanguard`,
     and `scheme_deck` for the archenemy seat, 904.2a), replacing the bots'.
-    `base`: a casual variant's base variant (Planechase over Two-Headed Giant, 901.12)."""
+    `base`: a casual variant's base variant (Planechase over Two-Headed Giant, 901.12).
+    `single_planar_deck`: Planechase's single planar deck option (901.15), with the
+    bots' communal deck (`communal_planar_deck`)."""
     names = [f"P{i + 1}" for i in range(players)]
+    communal = communal_planar_deck(variant, players, base) if single_planar_deck else []
     own = decks or {}
     teams = team_names(variant, players, base)
     session = GameSession(store, game_id, snapshot_every=snapshot_every(players))
     session.execute(StartGame(
         game_id=game_id, variant=variant, seed=seed, random_seating=True, attack=attack,
-        base_variant=base,
+        base_variant=base, single_planar_deck=single_planar_deck, planar_deck=communal,
         range_of_influence=range_of_influence, random_start=True, mulligans=True,
         order_triggers=True,
         players=[seat_setup(variant, i, n, teams[i], own.get(n)).model_copy(
-                     update=own_supplements(n, supplements(variant, players, i, base),
+                     update=own_supplements(n, supplements(variant, players, i, base,
+                                                               single_planar_deck),
                                             (lists or {}).get(n, {})))
                  for i, n in enumerate(names)]))
     bots = {n: RandomBot(seed * 1000 + i) for i, n in enumerate(names)}

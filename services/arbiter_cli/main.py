@@ -89,6 +89,10 @@ def play(
     base: str | None = typer.Option(None, "--base",
                                     help="the base variant of planechase or vanguard "
                                          "(e.g. two_headed_giant, grand_melee; 901.2)"),
+    single_planar_deck: bool = typer.Option(
+        False, "--single-planar-deck",
+        help="Planechase: one communal planar deck, the bots' twenty planar cards "
+             "(901.15; two players)"),
 ) -> None:
     """Play a complete seeded bot game in one process and store every event."""
     if attack not in (None, "left", "right", "multiple"):
@@ -97,6 +101,9 @@ def play(
     if distributed and deck:
         typer.echo("--deck is for the embedded game; through the gateway, create the game "
                    "with deck_lists (docs/decks.md)", err=True)
+        raise typer.Exit(2)
+    if distributed and single_planar_deck:
+        typer.echo("--single-planar-deck is for the embedded game", err=True)
         raise typer.Exit(2)
     if distributed:
         raise typer.Exit(_services(["play", "--gateway", gateway, "--players", str(players),
@@ -107,7 +114,7 @@ def play(
     raise typer.Exit(play_cmd.run(players=players, seed=seed, variant=variant, db=db,
                                   game_id=game, attack=attack,
                                   range_of_influence=range_of_influence, decks=deck,
-                                  base=base))
+                                  base=base, single_planar_deck=single_planar_deck))
 
 
 @app.command()

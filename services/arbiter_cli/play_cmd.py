@@ -34,7 +34,8 @@ def _seat_decks(specs: list[str], players: int,
 
 def run(players: int, seed: int, variant: str, db: str, game_id: str | None,
         attack: str | None = None, range_of_influence: int | None = None,
-        decks: list[str] | None = None, base: str | None = None) -> int:
+        decks: list[str] | None = None, base: str | None = None,
+        single_planar_deck: bool = False) -> int:
     console = Console(highlight=False, soft_wrap=True)
     try:
         check_db(db)
@@ -63,7 +64,7 @@ def run(players: int, seed: int, variant: str, db: str, game_id: str | None,
             gid = f"{gid}-run{n}"  # the store is append-only: a replay of the seed is new
         try:
             summary = _play(store, console, gid, players, seed, variant, attack,
-                            range_of_influence, own, base)
+                            range_of_influence, own, base, single_planar_deck)
         except ArbiterError as e:
             console.print(f"[red]rejected: {escape(str(e))}[/red]")
             return 2
@@ -84,7 +85,8 @@ def run(players: int, seed: int, variant: str, db: str, game_id: str | None,
 
 def _play(store: EventStore, console: Console, gid: str, players: int, seed: int,
           variant: str, attack: str | None, range_of_influence: int | None,
-          lists: dict[str, dict[str, Any]], base: str | None = None) -> GameSummary:
+          lists: dict[str, dict[str, Any]], base: str | None = None,
+          single_planar_deck: bool = False) -> GameSummary:
     """`lists`: each listed seat's `PlayerSetup` fields (deck_cmd.seat_decks): its deck
     (the commander first, as `seat_setup` reads it) and its supplementary decks."""
     decks = {seat: [*filter(None, [f.get("commander")]), *f["deck"]]
@@ -103,4 +105,4 @@ def _play(store: EventStore, console: Console, gid: str, players: int, seed: int
         return play_bot_game(store, gid, players, seed, variant, progress=show,
                              attack=attack,  # type: ignore[arg-type]
                              range_of_influence=range_of_influence, decks=decks,
-                             base=base, lists=lists)
+                             base=base, lists=lists, single_planar_deck=single_planar_deck)

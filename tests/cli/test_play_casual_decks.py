@@ -99,3 +99,35 @@ def test_archenemy_commander_bots_play_ten_different_schemes(tmp_path: Path) -> 
     with open_store(db) as store:
         started = next(e for e in store.read_all() if e.type == "GameStarted")
     assert started.payload["life"] == {"P1": 60, "P2": 60, "P3": 60}
+
+
+def _single(tmp_path: Path, players: int) -> tuple[int, str, Path]:
+    db = tmp_path / "single.sqlite"
+    result = runner.invoke(app, ["play", "--variant", "planechase", "--players",
+                                 str(players), "--seed", "3", "--db", str(db),
+                                 "--single-planar-deck"])
+    return result.exit_code, result.output, db
+
+
+def test_play_with_the_single_planar_deck(tmp_path: Path) -> None:
+    """901.15: one communal planar deck of twenty different names, four phenomena
+    (901.15a for two players), put into one player's planar deck zone (901.15b) - no
+    player gets a planar deck of their own (901.15c)."""
+    code, out, db = _single(tmp_path, 2)
+    assert code == 0, out
+    with open_store(db) as store:
+        events = list(store.read_all())
+    options = [e.payload for e in events if e.type == "PlanechaseOptions"]
+    assert options and options[0]["single"] is True
+    decks = [[c["name"] for c in e.payload["cards"]] for e in events
+             if e.type == "CardsPut" and e.payload["zone"] == "planar_deck"]
+    assert len(decks) == 1, decks  # one communal deck, not one a player
+    assert len(decks[0]) == 20 and len(set(decks[0])) == 20
+    assert {"Naar Isle", "Astral Arena", "Interplanar Tunnel"} <= set(decks[0])
+
+
+def test_the_bots_single_planar_deck_is_too_small_for_three(tmp_path: Path) -> None:
+    """901.15a: three players need thirty cards; the bots have twenty."""
+    code, out, _ = _single(tmp_path, 3)
+    assert code == 2
+    assert "901.15a" in out

@@ -71,7 +71,13 @@ from arbiter_core.layers.characteristics import definition
 from arbiter_core.views.legal import legal_actions
 from arbiter_runtime.bots import RandomBot
 from arbiter_runtime.codec import from_stored
-from arbiter_runtime.play import seat_setup, supplements, team_names, waiting_players
+from arbiter_runtime.play import (
+    communal_planar_deck,
+    seat_setup,
+    supplements,
+    team_names,
+    waiting_players,
+)
 from arbiter_runtime.session import GameSession
 from arbiter_store import EventStore, NewEvent, open_store
 
@@ -108,7 +114,10 @@ CASUAL: list[Game] = [
         ("planechase:base=grand_melee", 8), ("vanguard", 3), ("archenemy", 4)])
     for seed in range(6000 + 100 * k, 6003 + 100 * k)] + [
     # every avatar of the pool at the table (seven seats), and Archenemy Commander (904.13)
-    ("vanguard", 7, 6500), ("archenemy_commander", 4, 6600)]
+    ("vanguard", 7, 6500), ("archenemy_commander", 4, 6600)] + [
+    # two-player Planechase with the single planar deck option (901.15: twenty planar
+    # cards, one communal deck)
+    ("planechase:single=1", 2, seed) for seed in range(6700, 6703)]
 GAMES: list[Game] = [
     g for trio in zip(TWO_PLAYER, THREE_PLAYER, FOUR_PLAYER, strict=False) for g in trio
 ] + TWO_PLAYER[len(THREE_PLAYER):] + MULTIPLAYER + COMMANDER + CASUAL
@@ -129,7 +138,7 @@ def test_game_mix() -> None:
         ("commander", 4), ("brawl", 2),
         ("planechase:base=free_for_all", 4), ("planechase:base=two_headed_giant", 4),
         ("planechase:base=grand_melee", 8), ("vanguard", 3), ("archenemy", 4),
-        ("vanguard", 7), ("archenemy_commander", 4)}
+        ("vanguard", 7), ("archenemy_commander", 4), ("planechase:single=1", 2)}
     fresh = [i for i, _ in enumerate(GAMES) if i % FRESH_PROCESS_EVERY == 0]
     assert len(fresh) >= 20
 
@@ -383,14 +392,16 @@ def start_command(game_id: str, variant: str, players: int, seed: int) -> StartG
     name, _, raw = variant.partition(":")
     options = dict(kv.split("=") for kv in raw.split(",")) if raw else {}
     base = options.get("base")
+    single = options.get("single") == "1"  # 901.15, as `arbiter play --single-planar-deck`
     teams = team_names(name, players, base)
     return StartGame(
         game_id=game_id, variant=name, seed=seed, random_seating=True,
         random_start=True, mulligans=True, order_triggers=True,  # as `arbiter play`
         range_of_influence=int(options["range"]) if "range" in options else None,
-        attack=options.get("attack"), base_variant=base,
+        attack=options.get("attack"), base_variant=base, single_planar_deck=single,
+        planar_deck=communal_planar_deck(name, players, base) if single else [],
         players=[seat_setup(name, i, n, teams[i], None).model_copy(
-                     update=supplements(name, players, i, base))
+                     update=supplements(name, players, i, base, single))
                  for i, n in enumerate(names)])
 
 

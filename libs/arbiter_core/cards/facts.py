@@ -3,7 +3,7 @@
 
 Source: MTGJSON v5 set files (meta.version 5.2.0+20220425, date 2022-04-25) as committed in
     github.com/AUTRE04216/jsonSets (commit ca38aa761f36c5ac61bebfb6a6f37b6980c487de, one
-    <SET>.json per set at repo root). Also 62 cards listed in tools/extra_cards.txt,
+    <SET>.json per set at repo root). Also 69 cards listed in tools/extra_cards.txt,
     from MTGJSON v5.2.0+20220425 set files from
     github.com/AUTRE04216/jsonSets@ca38aa761f36c5ac61bebfb6a6f37b6980c487de (CMR.json
     missing)
@@ -2444,6 +2444,122 @@ FACTS: dict[str, CardFacts] = {
         toughness=3,
         oracle_text="{3}: Target player mills three cards.",
         keywords=("Mill",),
+    ),
+    "Astral Arena": CardFacts(
+        name="Astral Arena",
+        mana_cost="",
+        colors=(),
+        supertypes=(),
+        types=("Plane",),
+        subtypes=("Kolbahan",),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "No more than one creature can attack each combat.\n"
+            "No more than one creature can block each combat.\n"
+            "Whenever you roll {CHAOS}, Astral Arena deals 2 damage to each "
+            "creature."
+        ),
+        keywords=(),
+    ),
+    "The Fourth Sphere": CardFacts(
+        name="The Fourth Sphere",
+        mana_cost="",
+        colors=(),
+        supertypes=(),
+        types=("Plane",),
+        subtypes=("Phyrexia",),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "At the beginning of your upkeep, sacrifice a nonblack creature.\n"
+            "Whenever you roll {CHAOS}, create a 2/2 black Zombie creature token."
+        ),
+        keywords=(),
+    ),
+    "Naar Isle": CardFacts(
+        name="Naar Isle",
+        mana_cost="",
+        colors=(),
+        supertypes=(),
+        types=("Plane",),
+        subtypes=("Wildfire",),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "At the beginning of your upkeep, put a flame counter on Naar Isle, "
+            "then Naar Isle deals damage to you equal to the number of flame "
+            "counters on it.\n"
+            "Whenever you roll {CHAOS}, Naar Isle deals 3 damage to target player "
+            "or planeswalker."
+        ),
+        keywords=(),
+    ),
+    "Goldmeadow": CardFacts(
+        name="Goldmeadow",
+        mana_cost="",
+        colors=(),
+        supertypes=(),
+        types=("Plane",),
+        subtypes=("Lorwyn",),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "Whenever a land enters the battlefield, that land's controller "
+            "creates three 0/1 white Goat creature tokens.\n"
+            "Whenever you roll {CHAOS}, create a 0/1 white Goat creature token."
+        ),
+        keywords=(),
+    ),
+    "Takenuma": CardFacts(
+        name="Takenuma",
+        mana_cost="",
+        colors=(),
+        supertypes=(),
+        types=("Plane",),
+        subtypes=("Kamigawa",),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "Whenever a creature leaves the battlefield, its controller draws a "
+            "card.\n"
+            "Whenever you roll {CHAOS}, return target creature you control to its "
+            "owner's hand."
+        ),
+        keywords=(),
+    ),
+    "Lair of the Ashen Idol": CardFacts(
+        name="Lair of the Ashen Idol",
+        mana_cost="",
+        colors=(),
+        supertypes=(),
+        types=("Plane",),
+        subtypes=("Azgol",),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "At the beginning of your upkeep, sacrifice a creature. If you can't, "
+            "planeswalk.\n"
+            "Whenever you roll {CHAOS}, any number of target players each create a "
+            "2/2 black Zombie creature token."
+        ),
+        keywords=(),
+    ),
+    "Sanctum of Serra": CardFacts(
+        name="Sanctum of Serra",
+        mana_cost="",
+        colors=(),
+        supertypes=(),
+        types=("Plane",),
+        subtypes=("Serra\u2019s Realm",),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "When you planeswalk away from Sanctum of Serra, destroy all nonland "
+            "permanents.\n"
+            "Whenever you roll {CHAOS}, you may have your life total become 20."
+        ),
+        keywords=(),
     ),
 }
 

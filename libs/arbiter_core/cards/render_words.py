@@ -84,6 +84,7 @@ TARGET_NOUNS: dict[TargetKind, tuple[str, str]] = {
         "creature card from an opponent's graveyard",
         "creature cards from opponents' graveyards",
     ),
+    "creature_you_control": ("creature you control", "creatures you control"),
 }
 
 # How a target already named is referred back to: "that creature", "that player".
@@ -102,6 +103,7 @@ TARGET_REFERENCE_NOUNS: dict[TargetKind, str] = {
     "noncreature_artifact": "artifact",
     "red_green_or_white_creature_you_control": "creature",
     "creature_card_in_an_opponents_graveyard": "card",
+    "creature_you_control": "creature",
 }
 
 TRIGGER_PHRASES: dict[TriggerEvent, str] = {

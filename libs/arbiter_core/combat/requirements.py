@@ -28,7 +28,7 @@ controller as the effect is applied (a decision during resolution).
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Literal
 
 from arbiter_core.cards import get_card
@@ -42,6 +42,7 @@ from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.commands import ChooseOption, PlayerCommand
 from arbiter_core.kernel.decisions import decision
 from arbiter_core.kernel.errors import RuleViolation
+from arbiter_core.kernel.registry import Hooks
 from arbiter_core.kernel.state import Decision, GameState, Marker, Obj, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import definition, is_creature
@@ -58,10 +59,17 @@ def _caps(name: str) -> tuple[str, ...]:
                  for e in ab.effects if isinstance(e, NoMoreThanOneCombatant))
 
 
+#: other sources of the same restriction (a plane's, 901.7): (state, "attack"|"block",
+#: player) -> True when it limits that player to one creature
+CAPS: Hooks[str, Callable[[GameState, str, str], bool]] = Hooks("one-combatant restriction")
+
+
 def cap(s: GameState, declaring: Literal["attack", "block"], player: str) -> int | None:
     """How many creatures `player` may attack (or block) with this combat, if anything
     limits it; a static ability affects only players within its controller's range of
     influence (801.10)."""
+    if any(limit(s, declaring, player) for limit in CAPS["all"]):
+        return 1
     for oid in s.battlefield:
         o = s.objects[oid]
         if o.token is None and not o.face_down and declaring in _caps(o.name):

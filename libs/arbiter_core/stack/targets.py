@@ -123,6 +123,8 @@ OBJECT_TARGETS: dict[str, ObjectTarget] = {
         o.zone == "battlefield" and is_creature(o) and o.controller == controller
         and not {"R", "G", "W"}.isdisjoint(colors(o))),
     "creature_card_in_an_opponents_graveyard": _in_opponents_graveyard,
+    "creature_you_control": lambda s, o, controller, opps: (
+        o.zone == "battlefield" and is_creature(o) and o.controller == controller),
 }
 
 

@@ -352,7 +352,8 @@ class CasualAbility(DataModel):
     text: str
     when: Literal["static", "chaos", "encounter", "planeswalk_to", "set_in_motion",
                   "your_upkeep", "your_draw_step", "your_end_step", "each_end_step",
-                  "creature_dies", "activated"] = "static"
+                  "creature_dies", "activated", "land_enters", "creature_leaves",
+                  "planeswalk_away"] = "static"
     optional: bool = False  # "you may"
     targets: tuple[TargetSpec, ...] = ()
     #: what it does, when the card model's effects say it; else `name` says

@@ -102,6 +102,7 @@ TargetKind = Literal[
     "creature_planeswalker_or_player",  # Captain's Maneuver (no battles)
     "noncreature_artifact",  # Karn, Silver Golem
     "red_green_or_white_creature_you_control",  # Naya's chaos ability
+    "creature_you_control",  # Takenuma's chaos ability
     "creature_card_in_an_opponents_graveyard",  # My Undead Horde Awakens
 ]
 
