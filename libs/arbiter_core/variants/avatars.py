@@ -4,10 +4,11 @@ command zone (902.7), controlled by the avatar's owner (902.6).
 
 - Karn: a static ability, layers 4 and 7b (613.1d, 613.4b): each noncreature artifact
   its controller controls is an artifact creature with power and toughness equal to its
-  mana value. Kept current by a watcher of the events that change what is on the
-  battlefield or who controls it (`PermanentBecameCreature`; `KarnReleased` when it stops
-  applying). Known gap: it is applied just after the artifact arrives, so "whenever a
-  creature enters" abilities don't see it enter as a creature.
+  mana value. An artifact enters as a creature (614.12: `STATIC_ANIMATION`, applied
+  as the permanent is put onto the battlefield), so "whenever a creature enters" sees
+  it; kept current afterwards by a watcher of the events that change what is on the
+  battlefield or who controls it (`PermanentBecameCreature` for an artifact gained or a
+  Karn arriving; `KarnReleased` when it stops applying).
 - Sisay: a triggered mana ability (605.1b), resolved at once (605.4a) - a watcher of
   `ManaAdded` from a land's mana ability: one more mana of a type the land produced.
   When it produced several types (Skycloud Expanse's {W}{U}), its controller chooses
@@ -50,7 +51,13 @@ from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.explain import Namer, explains
 from arbiter_core.kernel.state import Decision, GameState, Marker, Obj
 from arbiter_core.kernel.txn import Txn, watch
-from arbiter_core.layers.characteristics import OUTSIDE_HOLDERS, definition, is_type
+from arbiter_core.layers.characteristics import (
+    OUTSIDE_HOLDERS,
+    STATIC_ANIMATION,
+    Became,
+    definition,
+    is_type,
+)
 from arbiter_core.stack.casting import COMMAND_ABILITIES
 from arbiter_core.stack.mana import ManaCost, parse_cost, pay
 from arbiter_core.stack.priority import queue_priority, require_priority
@@ -140,6 +147,20 @@ def _karn(s: GameState, e: ev.EventBase, marker: int | None, before: Obj | None
         elif o.became is not None and _karns(s, o) and not _karn_applies(s, o, karns):
             out.append(KarnReleased(obj=o.id, rule="613.1d"))
     return out
+
+
+def _karn_entering(s: GameState, o: Obj) -> Became | None:
+    """Karn's effect on a noncreature artifact entering the battlefield: it enters as a
+    creature (614.12, `characteristics.entering_as`)."""
+    if not getattr(variant_of(s), "vanguard", False) or o.zone != "battlefield":
+        return None
+    if not _karn_applies(s, o, set(_has(s, "karn_animate"))):
+        return None
+    mv = mana_value(o)
+    return mv, mv, (), ()
+
+
+STATIC_ANIMATION.add("animate", _karn_entering)
 
 
 # ------------------------------------------------------------------ Sisay
