@@ -3,7 +3,7 @@
 
 Source: MTGJSON v5 set files (meta.version 5.2.0+20220425, date 2022-04-25) as committed in
     github.com/AUTRE04216/jsonSets (commit ca38aa761f36c5ac61bebfb6a6f37b6980c487de, one
-    <SET>.json per set at repo root). Also 69 cards listed in tools/extra_cards.txt,
+    <SET>.json per set at repo root). Also 70 cards listed in tools/extra_cards.txt,
     from MTGJSON v5.2.0+20220425 set files from
     github.com/AUTRE04216/jsonSets@ca38aa761f36c5ac61bebfb6a6f37b6980c487de (CMR.json
     missing)
@@ -2559,6 +2559,18 @@ FACTS: dict[str, CardFacts] = {
             "permanents.\n"
             "Whenever you roll {CHAOS}, you may have your life total become 20."
         ),
+        keywords=(),
+    ),
+    "Skycloud Expanse": CardFacts(
+        name="Skycloud Expanse",
+        mana_cost="",
+        colors=(),
+        supertypes=(),
+        types=("Land",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text="{1}, {T}: Add {W}{U}.",
         keywords=(),
     ),
 }

@@ -70,8 +70,11 @@ def _item(i: StackItem, names: dict[int, str]) -> str:
 
     targets = tuple(tuple(_ref(names, x) for x in g) for g in i.targets)
     paying = tuple(names.get(x, "?") for x in i.paying)
-    plain = replace(i, id=0, obj=None, source=None, that_obj=None, targets=(), paying=())
-    return repr((plain, name(i.obj), name(i.source), name(i.that_obj), targets, paying))
+    picked = tuple(names.get(x, "?") for x in i.picked)
+    plain = replace(i, id=0, obj=None, source=None, that_obj=None, targets=(), paying=(),
+                    picked=())
+    return repr((plain, name(i.obj), name(i.source), name(i.that_obj), targets, paying)
+                + ((picked,) if picked else ()))
 
 
 def _marker(m: Marker, names: dict[int, str], s: GameState) -> str:

@@ -60,6 +60,7 @@ DecisionKind = Literal[
     "choose_copy_original",  # 707.2: the creature (options) a target becomes a copy of
     "order_library_bottom",  # 401.4: the order (options) of cards put on a library's bottom
     "choose_mana_color",  # 605.3b: the color (choices) of one mana a source (options) adds
+    "choose_mana_type",  # 605.4a: the type (choices) of one mana Sisay (options) adds (902.7)
     "choose_targets",  # 603.3d: a trigger's targets: objects (options), players (choices)
     "mulligan",  # 103.5: keep the hand or take a mulligan: choices "keep" / "mulligan"
     "mulligan_bottom",  # 103.5: the cards (options) put on the bottom after a mulligan

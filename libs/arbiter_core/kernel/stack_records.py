@@ -12,7 +12,7 @@ from arbiter_core.kernel.records import shown_when_set
 from arbiter_core.kernel.refs import Ref
 
 
-@shown_when_set("delayed")
+@shown_when_set("delayed", "picked")
 @dataclass(frozen=True, slots=True)
 class StackItem:
     """A spell or ability on a stack (CR 405, 113.7). For a spell, `obj` is the card
@@ -36,6 +36,8 @@ class StackItem:
     mode: int | None = None  # the chosen mode of a modal spell, 0 first (700.2)
     paying: tuple[int, ...] = ()  # creatures whose controllers chose to pay for them
     delayed: Delayed | None = field(default=None, repr=False)  # a delayed trigger's (603.7)
+    # objects chosen so far for an effect done all at once after every choice (101.4)
+    picked: tuple[int, ...] = field(default=(), repr=False)
 
 
 EffectKind = Literal["pt", "prevent_combat_damage", "control", "keyword", "become_creature",

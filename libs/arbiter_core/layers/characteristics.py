@@ -207,6 +207,28 @@ OUTSIDE_HOLDERS: Hooks[str, Callable[[GameState, type], frozenset[str]]] = Hooks
     "static effects of players from outside the battlefield")
 
 
+Became = tuple[int, int, tuple[str, ...], tuple[str, ...]]
+#: static abilities making a permanent a creature (layers 4 and 7b; Karn's, 902.7):
+#: (state, permanent) -> its power, toughness, subtypes and keywords as one, or None
+STATIC_ANIMATION: Hooks[str, Callable[[GameState, Obj], Became | None]] = Hooks(
+    "static abilities making permanents creatures")
+
+
+def entering_as(s: GameState, oid: int) -> None:
+    """CR 614.12: a permanent enters with the continuous effects of the static abilities
+    that would apply to it on the battlefield - a noncreature artifact under Karn enters
+    as a creature, so "whenever a creature enters" sees it (their watchers keep it
+    current afterwards)."""
+    o = s.objects[oid]
+    if o.became is not None or o.face_down:
+        return
+    for animate in STATIC_ANIMATION["animate"]:
+        became = animate(s, o)
+        if became is not None:
+            set_obj(s, oid, became=became)
+            return
+
+
 @functools.cache
 def _card_statics(name: str) -> tuple[StaticEffect, ...]:
     """A card's static P/T and attack effects (card data is immutable: cached by name)."""

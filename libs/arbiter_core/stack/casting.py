@@ -224,7 +224,11 @@ def activate_ability(t: Txn, cmd: ActivateAbility) -> None:
     if is_mana_ability(ab):
         if not can_tap_for_cost(s, o):
             raise RuleViolation("302.6", f"{o.name} can't be tapped now")
-        activate_mana_ability(t, cmd.player, o, marker=m.number)
+        made = None  # a mana cost of a mana ability is paid as it is activated (602.2b)
+        if isinstance(ab, ActivatedAbility) and ab.cost.mana:  # Skycloud Expanse
+            pay(t, cmd.player, parse_cost(ab.cost.mana), cmd.pay)
+            made = next(e.mana for e in ab.effects if isinstance(e, AddMana))
+        activate_mana_ability(t, cmd.player, o, made, marker=m.number)
         return
     chosen = _equip_targets(s, m, cmd, o) if isinstance(ab, EquipAbility) else \
         _ability_targets(s, m, cmd, o, ab)

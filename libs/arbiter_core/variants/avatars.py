@@ -4,13 +4,17 @@ command zone (902.7), controlled by the avatar's owner (902.6).
 
 - Karn: a static ability, layers 4 and 7b (613.1d, 613.4b): each noncreature artifact
   its controller controls is an artifact creature with power and toughness equal to its
-  mana value. Kept current by a watcher of the events that change what is on the
-  battlefield or who controls it (`PermanentBecameCreature`; `KarnReleased` when it stops
-  applying). Known gap: it is applied just after the artifact arrives, so "whenever a
-  creature enters" abilities don't see it enter as a creature.
+  mana value. An artifact enters as a creature (614.12: `STATIC_ANIMATION`, applied
+  as the permanent is put onto the battlefield), so "whenever a creature enters" sees
+  it; kept current afterwards by a watcher of the events that change what is on the
+  battlefield or who controls it (`PermanentBecameCreature` for an artifact gained or a
+  Karn arriving; `KarnReleased` when it stops applying).
 - Sisay: a triggered mana ability (605.1b), resolved at once (605.4a) - a watcher of
-  `ManaAdded` from a land's mana ability: one more mana of a type the land produced
-  (the first, when it produced several).
+  `ManaAdded` from a land's mana ability: one more mana of a type the land produced.
+  When it produced several types (Skycloud Expanse's {W}{U}), its controller chooses
+  one (`choose_mana_type`, as `choose_mana_color` in `stack.mana`, 605.3b); the mana is
+  added when they answer. (No land of the pool makes several types in a payment plan:
+  the planner uses only costless mana abilities of one kind.)
 - Bosh, Iron Golem Avatar: an activated ability from the command zone
   (`casting.COMMAND_ABILITIES`): its X is the sacrificed artifact's mana value
   (`ActivateAbility.sacrifice`, 118.3, 701.21a); it deals X damage to any target.
@@ -27,23 +31,33 @@ from typing import Literal
 from arbiter_core.cards import get_card
 from arbiter_core.cards.build import card
 from arbiter_core.cards.model import (
+    ActivatedAbility,
+    AddMana,
     CantLose,
     CasualAbility,
+    Cost,
     DealDamage,
     OpponentsCantWin,
     TargetSpec,
 )
 from arbiter_core.cards.pool import add_card
 from arbiter_core.kernel import events as ev
-from arbiter_core.kernel.commands import ActivateAbility
+from arbiter_core.kernel.commands import ActivateAbility, ChooseOption, PlayerCommand
+from arbiter_core.kernel.decisions import decision
 from arbiter_core.kernel.edits import set_obj
 from arbiter_core.kernel.errors import RuleViolation
 from arbiter_core.kernel.events.base import EventBase
 from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.explain import Namer, explains
-from arbiter_core.kernel.state import GameState, Obj
+from arbiter_core.kernel.state import Decision, GameState, Marker, Obj
 from arbiter_core.kernel.txn import Txn, watch
-from arbiter_core.layers.characteristics import OUTSIDE_HOLDERS, definition, is_type
+from arbiter_core.layers.characteristics import (
+    OUTSIDE_HOLDERS,
+    STATIC_ANIMATION,
+    Became,
+    definition,
+    is_type,
+)
 from arbiter_core.stack.casting import COMMAND_ABILITIES
 from arbiter_core.stack.mana import ManaCost, parse_cost, pay
 from arbiter_core.stack.priority import queue_priority, require_priority
@@ -58,6 +72,9 @@ KARN = add_card(card("Karn", casual(
 SISAY = add_card(card("Sisay", casual(
     "sisay_mana", "Whenever you tap a land for mana, add one mana of any type that land "
                   "produced.")))
+# a land that produces two types of mana, for Sisay's choice (tools/extra_cards.txt)
+add_card(card("Skycloud Expanse", ActivatedAbility(cost=Cost(mana="{1}", tap=True),
+                                                   effects=(AddMana(mana="WU"),))))
 BOSH = add_card(card("Bosh, Iron Golem Avatar", casual(
     "bosh_fling", "{X}, Sacrifice an artifact with mana value X: Bosh, Iron Golem Avatar "
                   "deals X damage to any target.", "activated",
@@ -132,6 +149,20 @@ def _karn(s: GameState, e: ev.EventBase, marker: int | None, before: Obj | None
     return out
 
 
+def _karn_entering(s: GameState, o: Obj) -> Became | None:
+    """Karn's effect on a noncreature artifact entering the battlefield: it enters as a
+    creature (614.12, `characteristics.entering_as`)."""
+    if not getattr(variant_of(s), "vanguard", False) or o.zone != "battlefield":
+        return None
+    if not _karn_applies(s, o, set(_has(s, "karn_animate"))):
+        return None
+    mv = mana_value(o)
+    return mv, mv, (), ()
+
+
+STATIC_ANIMATION.add("animate", _karn_entering)
+
+
 # ------------------------------------------------------------------ Sisay
 
 
@@ -147,7 +178,27 @@ def _sisay(s: GameState, e: ev.ManaAdded, marker: int | None, before: Obj | None
         return []
     avatar = next(o for o in avatars(s) if o.controller == e.player
                   and o.name == SISAY.name)
-    return [ev.ManaAdded(player=e.player, mana=e.mana[0], source=avatar.id, rule="605.4a")]
+    types = list(dict.fromkeys(e.mana))
+    if len(types) > 1 and marker is not None:  # "any type that land produced"
+        return [ev.DecisionRequested(marker=marker, kind="choose_mana_type", player=e.player,
+                                     options=[avatar.id], count=1, choices=types,
+                                     rule="605.3b")]
+    return [ev.ManaAdded(player=e.player, mana=types[0], source=avatar.id, rule="605.4a")]
+
+
+def _types(s: GameState, m: Marker, d: Decision) -> list[PlayerCommand]:
+    return [ChooseOption(player=d.player, option=c, marker=m.number) for c in d.choices]
+
+
+@decision("choose_mana_type", ChooseOption, _types)
+def _type_chosen(t: Txn, m: Marker, d: Decision, cmd: ChooseOption) -> None:
+    """Sisay's mana: the type its controller chose of those the land produced (605.4a);
+    then they have priority again."""
+    if cmd.option not in d.choices:
+        raise RuleViolation("605.3b", f"{cmd.option!r} is not one of {list(d.choices)}")
+    t.emit(ev.ManaAdded(player=d.player, mana=cmd.option, source=d.options[0],
+                        rule="605.4a"))
+    queue_priority(t, m.number, d.player)
 
 
 # ------------------------------------------------------------------ Bosh

@@ -11,8 +11,9 @@ paragraph as `text`; what each does is registered here by the ability's `name`
 (`CASUAL_EFFECTS`, shared with the scheme and vanguard modules).
 
 Here: Krosa, Academy at Tolaria West, Chaotic Aether, and Sokenzan (its chaos
-ability's additional combat and main phase by a note, `base.CasualNoted`, and a skip of
-the end step, 500.8); more planes are in `planes_oracle`. Not yet: Glimmervoid Basin.
+ability's additional combat and main phases by a note of the pairs to come,
+`base.CasualNoted`, and a skip of the end step, 500.8); more planes are in
+`planes_oracle`. Not yet: Glimmervoid Basin.
 """
 
 from __future__ import annotations
@@ -236,44 +237,42 @@ def _krosa(t: Txn, m: Marker, item: StackItem) -> None:
 @does("sokenzan_chaos")
 def _sokenzan(t: Txn, m: Marker, item: StackItem) -> None:
     """Untap all creatures that attacked this turn (508.4); after this main phase an
-    additional combat phase and an additional main phase (500.8): noted "extra_combat"
-    for the turn's player (10: after the precombat main phase, 20: the postcombat one;
-    +1 in the additional combat, +2 in the additional main phase)."""
+    additional combat phase and an additional main phase (500.8), each resolution its
+    own pair: noted "extra_combat" for the turn's player as the number of pairs still
+    to come."""
     attacked = [oid for oid in m.attacked if oid in t.s.objects
                 and t.s.objects[oid].zone == "battlefield" and t.s.objects[oid].tapped]
     if attacked:
         t.emit(ev.PermanentsUntapped(objs=attacked, rule="701.26b"))
-    if m.step in (Step.PRECOMBAT_MAIN, Step.POSTCOMBAT_MAIN) \
-            and not note(t.s, "extra_combat", m.holder):
-        origin = 10 if m.step == Step.PRECOMBAT_MAIN else 20
-        t.emit(CasualNoted(note="extra_combat", player=m.holder, value=origin, rule="500.8"))
+    if m.step in (Step.PRECOMBAT_MAIN, Step.POSTCOMBAT_MAIN):
+        pairs = note(t.s, "extra_combat", m.holder) + 1
+        t.emit(CasualNoted(note="extra_combat", player=m.holder, value=pairs, rule="500.8"))
 
 
 @before_emit(ev.StepBegan)
 def _extra_phases(t: Txn, e: ev.StepBegan) -> None:
-    """Sokenzan's additional phases as they come (505.1a: the additional main phase is
-    a postcombat main phase); the note ends with them, or with the turn's end step."""
-    holder = t.s.markers[e.marker].holder
-    value = note(t.s, "extra_combat", holder)
-    if not value:
+    """A combat phase that begins after a postcombat main phase is one of Sokenzan's
+    additional ones: one pair fewer to come (500.8); none is left at the end step."""
+    m = t.s.markers[e.marker]
+    pairs = note(t.s, "extra_combat", m.holder)
+    if not pairs:
         return
-    stage = value % 10
     step = Step(e.step)
-    if step == Step.END or (step == Step.BEGINNING_OF_COMBAT and stage == 2):
-        t.emit(CasualNoted(note="extra_combat", player=holder, value=0, rule="500.8"))
-    elif (step, stage) in ((Step.BEGINNING_OF_COMBAT, 0), (Step.POSTCOMBAT_MAIN, 1)):
-        t.emit(CasualNoted(note="extra_combat", player=holder, value=value + 1,
+    if step == Step.END:
+        t.emit(CasualNoted(note="extra_combat", player=m.holder, value=0, rule="500.8"))
+    elif step == Step.BEGINNING_OF_COMBAT and m.step == Step.POSTCOMBAT_MAIN:
+        t.emit(CasualNoted(note="extra_combat", player=m.holder, value=pairs - 1,
                            rule="500.8"))
 
 
 @step_skip(Step.END)
 def _additional_combat(s: GameState, m: Marker) -> tuple[Step, str] | None:
-    """CR 500.8: the additional combat phase comes after the main phase Sokenzan's
-    chaos ability resolved in (after the postcombat one, before the end step) - and,
-    when that was the precombat main phase, the turn's own combat follows the
-    additional main phase."""
-    value = note(s, "extra_combat", m.holder)
-    if value in (20, 12):
+    """CR 500.8: Sokenzan's additional combat and main phases come before the end step
+    while pairs are still to come. A pair made in the precombat main phase comes after
+    the turn's own combat and postcombat main phase here rather than before them: the
+    phases are the same (a combat phase, then a postcombat main phase, 505.1a), so the
+    turn's sequence of phases is the same."""
+    if note(s, "extra_combat", m.holder):
         return Step.BEGINNING_OF_COMBAT, "500.8"
     return None
 

@@ -7,7 +7,9 @@ effect again after each answer.
 - Feed the Machine: the target opponent chooses "self" or "others" (`self_or_others`,
   recorded as the item's mode: 0 self, 1 others); then that player sacrifices two
   creatures, or each other opponent one (`sacrifice`, no choice with as few creatures as
-  required). Known gap: each sacrifice happens as its player chooses, not all at once.
+  required). The players choose in APNAP order (101.4), each choice recorded by
+  `SacrificeChosen` (`StackItem.picked`), and then the chosen creatures are sacrificed
+  all at once (701.21a).
 - I Call on the Ancient Magics: each other player searches their library for a card and
   puts it into their hand (`search_to_hand`; 701.19b: with no stated quality a card is
   found if there is one), then the controller for two; then each player shuffles.
@@ -27,12 +29,12 @@ from arbiter_core.kernel.decisions import decision
 from arbiter_core.kernel.errors import RuleViolation
 from arbiter_core.kernel.events.base import EventBase
 from arbiter_core.kernel.evolve import applies
-from arbiter_core.kernel.explain import Namer, explains
+from arbiter_core.kernel.explain import Namer, explains, objs
 from arbiter_core.kernel.refs import PlayerRef
 from arbiter_core.kernel.state import Decision, GameState, Marker, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import is_creature
-from arbiter_core.multiplayer.seating import opponents, turn_order_from
+from arbiter_core.multiplayer.seating import apnap_order, opponents, turn_order_from
 from arbiter_core.stack.resolve import resume
 from arbiter_core.variants.planes import casual, does
 from arbiter_core.variants.schemes import MOTION
@@ -56,6 +58,16 @@ class PlayerActed(EventBase):
     type: Literal["PlayerActed"] = "PlayerActed"
     item: int
     player: str
+
+
+class SacrificeChosen(EventBase):
+    """A player has chosen the creatures they will sacrifice to a resolving scheme; they
+    are sacrificed once every player has chosen (101.4, 701.21a)."""
+
+    type: Literal["SacrificeChosen"] = "SacrificeChosen"
+    item: int
+    player: str
+    objects: list[int]
 
 
 def _ask(t: Txn, m: Marker, item: StackItem, kind: Literal["sacrifice", "search_to_hand"],
@@ -86,21 +98,23 @@ def _feed(t: Txn, m: Marker, item: StackItem) -> bool:
         who, count = [target], 2
     else:
         foes = opponents(s, item.controller)
-        who, count = [p for p in turn_order_from(s, m.holder) if p in foes and p != target], 1
-    for p in who:
+        who, count = [p for p in apnap_order(s, m.holder) if p in foes and p != target], 1
+    for p in who:  # the choices in APNAP order (101.4) ...
         if p in item.chosen or s.players[p].left:
             continue
         creatures = [o.id for o in s.permanents(p) if is_creature(o)]
         if len(creatures) > count:
             return _ask(t, m, item, "sacrifice", p, creatures, count, "701.21a")
-        _sacrifice(t, creatures)
-        t.emit(PlayerActed(item=item.id, player=p, rule="701.21a"))
+        t.emit(SacrificeChosen(item=item.id, player=p, objects=creatures, rule="101.4"))
+    _sacrifice(t, list(t.s.stack_items[item.id].picked))  # ... then all at once
     return False
 
 
 def _sacrifice(t: Txn, ids: list[int]) -> None:
     for oid in ids:
-        o = t.s.objects[oid]
+        o = t.s.objects.get(oid)
+        if o is None or o.zone != "battlefield":
+            continue
         t.emit(ev.ObjectMoved(obj=oid, new_id=t.new_id(), to_zone="graveyard",
                               to_player=o.owner, rule="701.21a"))
 
@@ -136,8 +150,8 @@ def _check(d: Decision, cmd: ChooseObjects) -> None:
 def _sacrificed(t: Txn, m: Marker, d: Decision, cmd: ChooseObjects) -> None:
     _check(d, cmd)
     assert d.stack_item is not None
-    _sacrifice(t, list(cmd.choices))
-    t.emit(PlayerActed(item=d.stack_item, player=d.player, rule="701.21a"))
+    t.emit(SacrificeChosen(item=d.stack_item, player=d.player, objects=list(cmd.choices),
+                           rule="101.4"))
     resume(t, t.s.markers[m.number], t.s.stack_items[d.stack_item])
 
 
@@ -187,3 +201,15 @@ def _acted(s: GameState, e: PlayerActed) -> None:
 @explains(PlayerActed)
 def _explain(before: GameState, e: PlayerActed, name: Namer) -> str:
     return f"{e.player} has done their part"
+
+
+@applies(SacrificeChosen)
+def _sacrifice_chosen(s: GameState, e: SacrificeChosen) -> None:
+    it = s.stack_items[e.item]
+    s.stack_items[e.item] = replace(it, chosen=(*it.chosen, e.player),
+                                    picked=(*it.picked, *e.objects))
+
+
+@explains(SacrificeChosen)
+def _explain_chosen(before: GameState, e: SacrificeChosen, name: Namer) -> str:
+    return f"{e.player} chooses to sacrifice {objs(name, e.objects) or 'nothing'}"

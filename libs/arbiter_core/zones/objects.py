@@ -12,12 +12,14 @@ from arbiter_core.kernel.edits import move, remove_from_zone, set_obj, shuffled
 from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.explain import Namer, explains, objs
 from arbiter_core.kernel.state import GameState, Obj
-from arbiter_core.layers.characteristics import is_creature
+from arbiter_core.layers.characteristics import entering_as, is_creature
 
 
 @applies(ev.ObjectMoved)
 def _moved(s: GameState, e: ev.ObjectMoved) -> None:
     move(s, e.obj, e.new_id, e.to_zone, e.controller)
+    if e.to_zone == "battlefield":
+        entering_as(s, e.new_id)  # 614.12
 
 
 @applies(ev.ObjectCeasedToExist)
@@ -40,6 +42,7 @@ def _token_created(s: GameState, e: ev.TokenCreated) -> None:
     s.next_card += 1
     s.battlefield.append(e.obj)
     s.next_id = max(s.next_id, e.obj + 1)
+    entering_as(s, e.obj)  # 614.12
 
 
 @applies(ev.PermanentTapped)
