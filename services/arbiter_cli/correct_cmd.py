@@ -19,21 +19,20 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 
 import click
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from arbiter_cli.audit import AuditError, guarded, local_path
+from arbiter_cli.audit import AuditError, guarded, open_checked
 from arbiter_cli.inputs import check_db, check_game_id
 from arbiter_gateway.logins import Login
 from arbiter_gateway.passwords import MAX_PASSWORD, NAME_PATTERN, Credentials, parse_credentials
 from arbiter_runtime.fold import CorrectionError, correct
 from arbiter_store import ConcurrencyConflict, EventStore, NotAStore, open_store
 from arbiter_store.anchoring import optional_key_from_env
-from arbiter_store.location import parse_location, redact
+from arbiter_store.location import redact
 
 JUDGES_ENV = "ARBITER_JUDGES"
 PASSWORD_ENV = "ARBITER_JUDGE_PASSWORD"
@@ -47,11 +46,12 @@ def run(db: str, game: str, to: int, judge: str, reason: str) -> int:
 def _correct(db: str, game: str, to: int, judge: str, reason: str) -> int:
     check_game_id(game)
     check_db(db)
+    with open_checked(db) as store:  # before the password is asked: the store and game
+        if not store.stream_version(game):
+            raise AuditError(f"no game {game!r} in {redact(db)!r}")
     key = authenticate(judge)
     err = Console(stderr=True, highlight=False)
     with _open_writable(db) as store:
-        if not store.stream_version(game):
-            raise AuditError(f"no game {game!r} in {redact(db)!r}")
         try:
             made = correct(store, game, to, judge, reason, key)
         except CorrectionError as e:
@@ -110,13 +110,10 @@ def _password(judge: str) -> str:
 
 
 def _open_writable(db: str) -> EventStore:
-    """The store, for appending: a missing SQLite file is an error (not created), and a
-    file that is not an Arbiter store is refused and left as it was."""
-    path = local_path(db)
-    if path is None and parse_location(db).backend == "sqlite":
-        raise AuditError(f"{db!r} is an in-memory store: it holds no stored games")
-    if path is not None and not Path(path).is_file():
-        raise AuditError(f"no event store at {db!r} (file not found)")
+    """The store, for appending (`_correct` opened it read-only first, `open_checked`: a
+    missing SQLite file is not created, and a file that is not an Arbiter store, an empty
+    one included, which a writable open would initialise, is refused and left as it
+    was)."""
     try:
         return open_store(db, anchor_key=optional_key_from_env())
     except NotAStore as e:
