@@ -11,7 +11,7 @@ below N (`StoreStates`). The restored state's hash must be the one the correctio
 recorded, else `CorrectionError`: a log whose prefix was changed, or an engine that
 rebuilds it differently, is refused rather than folded into another game.
 
-Making a correction: `correct` (the gateway's judge route; tests).
+Making a correction: `correct` (the gateway's judge route, `arbiter correct`; tests).
 """
 
 from __future__ import annotations

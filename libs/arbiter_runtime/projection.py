@@ -27,7 +27,7 @@ from arbiter_core.kernel.state import GameState
 from arbiter_runtime import snapshots
 from arbiter_runtime.codec import from_stored
 from arbiter_runtime.command_ids import COMMAND_PREFIX, command_id_of, command_key, key_of
-from arbiter_runtime.fold import StoreStates, fold
+from arbiter_runtime.fold import StateAt, StoreStates, fold
 from arbiter_store import EventStore, StoredEvent
 from arbiter_store.errors import InvalidSnapshot
 
@@ -44,6 +44,7 @@ class GameProjection:
         self.commands: dict[str, int] = {}  # command key -> stream version of its last event
         self.snapshot_version = 0  # the snapshot the projection was loaded from (0: none)
         self.store: EventStore | None = None  # where a judge's correction rebuilds from
+        self.states: StateAt | None = None  # or this, for a reader without the store
 
     @property
     def version(self) -> int:
@@ -60,6 +61,8 @@ class GameProjection:
             self.commands[key] = stored.version
 
     def _state_at(self, n: int) -> GameState:
+        if self.states is not None:
+            return self.states(n)
         if self.store is None:
             raise ValueError(f"{self.game_id}: a judge's correction needs the store")
         return StoreStates(self.store, self.game_id)(n)

@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from arbiter_cli import (
+    correct_cmd,
     dead_letters_cmd,
     diff_cmd,
     play_cmd,
@@ -141,6 +142,20 @@ def replay(
     raise typer.Exit(replay_cmd.run(db=db, game=game, to=to, as_json=as_json, explain=explain,
                                     as_scenario=as_scenario, out=out, check=check,
                                     from_=from_))
+
+
+@app.command()
+def correct(
+    db: str = typer.Option(..., "--db", help="SQLite path or postgresql:// URL"),
+    game: str = typer.Option(..., "--game", help="the game to back up"),
+    to: int = typer.Option(..., "--to", help="back up to event N (before the last)"),
+    judge: str = typer.Option(..., "--judge", help="the judge's login name "
+                                                   "(an ARBITER_JUDGES entry)"),
+    reason: str = typer.Option(..., "--reason", help="why (recorded in the event)"),
+) -> None:
+    """A judge's correction: append a signed "back up to event N" (the password is asked,
+    or read from ARBITER_JUDGE_PASSWORD); exit 1 if the game refuses it, 2 on an error."""
+    raise typer.Exit(correct_cmd.run(db=db, game=game, to=to, judge=judge, reason=reason))
 
 
 @app.command()

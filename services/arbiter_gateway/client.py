@@ -7,6 +7,11 @@ would pick act, through that seat's token. The gateway derives the game's seed f
 client's (HMAC with its seed secret); the driver reads it as a judge and seeds its bots
 with it, so the game's log is the embedded default's for that seed
 (`DistributedGame.seed`).
+
+A judge may back the game up meanwhile (`GameCorrected`, docs/console.md): the driver
+folds the correction with the log up to its event N, read back through the same feed
+(`follow`), and plays on from the state at N; a command of its own that the correction
+made stale (`stale_version`) is dropped, and the bot acts again on the new state.
 """
 
 from __future__ import annotations
@@ -18,9 +23,13 @@ from typing import Any
 import httpx
 
 from arbiter_core.kernel.commands import PlayerCommand, StartGame
+from arbiter_core.kernel.events import Event
 from arbiter_core.variants.base import get_variant
 from arbiter_gateway.logins import StaffLogins
 from arbiter_runtime.botgame import engine_idle, make_bots, next_action
+from arbiter_runtime.codec import from_stored
+from arbiter_runtime.corrections import CORRECTION
+from arbiter_runtime.fold import LogStates
 from arbiter_runtime.projection import GameProjection
 from arbiter_store import StoredEvent
 
@@ -128,6 +137,17 @@ class GatewayClient:
     async def view(self, game_id: str, token: str) -> dict[str, Any]:
         return dict(await self.call("GET", f"/games/{game_id}/view", token))
 
+    async def log(self, game_id: str, token: str, to_version: int) -> list[Event]:
+        """Events 1 to `to_version` (a judge's token), page by page."""
+        out: list[Event] = []
+        while len(out) < to_version:
+            page = await self.events(game_id, token, len(out) + 1, wait=0)
+            if not page:
+                raise GatewayError(f"{game_id} has no event {len(out) + 1}")
+            out.extend(from_stored(stored(game_id, e)) for e in page
+                       if e["version"] <= to_version)
+        return out
+
 
 @dataclass
 class DistributedGame:
@@ -161,7 +181,7 @@ async def play_through_gateway(client: GatewayClient, start: StartGame,
                         f"engine idle: {engine_idle(proj.state)})")
         idle = proj.version > 0 and engine_idle(proj.state)
         new = await client.events(gid, judge, proj.version + 1, wait=0 if idle else 5)
-        proj.apply_all(stored(gid, e) for e in new)
+        await follow(client, judge, proj, new)
         if new or not engine_idle(proj.state) or proj.state.game_over:
             continue
         action = next_action(proj.state, bots)
@@ -178,11 +198,29 @@ async def play_through_gateway(client: GatewayClient, start: StartGame,
                                           wait=0)
                 sent = time.monotonic()
             out = await client.status(gid, tokens[player], cid, wait=2)
+        if out["status"] == "rejected" and out.get("code") == "stale_version":
+            continue  # the game moved on (a judge's correction): read it, act again
         if out["status"] != "applied":
             raise GatewayError(f"the engine refused a legal bot action: {out}")
         actions += 1
     return DistributedGame(gid, start.seed, judge, tokens, proj, actions,
                            time.monotonic() - t0)
+
+
+async def follow(client: GatewayClient, judge: str, proj: GameProjection,
+                 new: list[dict[str, Any]]) -> None:
+    """Apply events read from the judge's feed to `proj`. A judge's correction restores
+    the state at its event N, folded from the log up to N read back through the feed."""
+    gid = proj.game_id
+    for e in new:
+        if e["version"] <= proj.version:
+            continue
+        if e["type"] == CORRECTION:
+            proj.states = LogStates(await client.log(gid, judge, int(e["payload"]["at"])))
+        try:
+            proj.apply(stored(gid, e))
+        finally:
+            proj.states = None
 
 
 def _check_deadline(t0: float, deadline_s: float, where: str = "") -> None:

@@ -25,7 +25,7 @@ from typing import Any
 from arbiter_core.kernel.commands import PlayerCommand, StartGame
 from arbiter_core.kernel.shell_loop import owed_marker
 from arbiter_core.kernel.state import Decision, GameState, Priority
-from arbiter_gateway.client import DistributedGame, GatewayClient, stored
+from arbiter_gateway.client import DistributedGame, GatewayClient, follow
 from arbiter_runtime.botgame import make_bots
 from arbiter_runtime.play import MAX_TURNS, MAX_TURNS_PER_PLAYER
 from arbiter_runtime.projection import GameProjection
@@ -74,7 +74,7 @@ async def play_markers_through_gateway(client: GatewayClient, start: StartGame,
         if proj.state.turns_taken > limit:
             raise RuntimeError(f"game {gid} did not end in {limit} turns")
         new = await client.events(gid, judge, proj.version + 1, wait=1)
-        proj.apply_all(stored(gid, e) for e in new)
+        await follow(client, judge, proj, new)  # a judge's correction folded too
         done = {e["metadata"].get("command_id") for e in new}
         for marker, f in list(in_flight.items()):
             if f.command_id in done:
