@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from arbiter_core.cards.build import card
-from arbiter_core.cards.model import CasualAbility, TargetSpec
+from arbiter_core.cards.model import TargetSpec
 from arbiter_core.cards.pool import add_card
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.refs import ObjectRef
