@@ -1,17 +1,18 @@
 """Copies of a spell on the stack (CR 707.10): an effect puts a copy of a spell onto the
 stack under a player's control. The copy is not cast (707.10: "whenever you cast"
-abilities don't see it) and copies the spell's copiable values and the choices made
-for it as it was cast - its mode (700.2) and X (107.3) - and its targets, unless the
-effect gives it new ones (707.10c: Glimmervoid Basin's copies each target a different
-one of the spell's other legal targets).
+abilities don't see it) and copies the spell's characteristics and the choices made
+for it as it was cast - its mode (700.2), X (107.3) and targets - unless the effect
+gives it other targets: a copy "for each player or object it could target" (707.10d,
+Glimmervoid Basin) targets one of them each (`copies_retargeted`).
 
-A copy is no card (111.1-ish: 707.10a); its stack item has no object of its own
-(`StackItem.obj` is None) and names the copied spell (`source`, `source_name`): its
-characteristics are the card's (`items.item_definition`). As it leaves the stack -
-resolved (608.2n) or countered (608.2b) - it ceases to exist (704.5e, 707.10a): the
-resolver moves no object for it. The owner of a copy is the player who controls it
-(707.10: put under their control). Not yet: a copy can't itself be targeted by a spell
-("target spell" looks for objects on the stack).
+A copy is not a card; its stack item has no object of its own (`StackItem.obj` is
+None) and names the copied spell (`source`, `source_name`): its characteristics are
+the card's (`items.item_definition`). As it leaves the stack - resolved (608.2n) or
+countered (608.2b) - it ceases to exist (704.5e, 707.10a): the resolver moves no object
+for it. Not yet: 707.10d puts the copies on the stack in their controller's order -
+here the order `targets.candidates` lists their targets (players in seating order,
+then objects), not asked; and a copy can't itself be the target of a "target spell"
+spell or ability (that looks for objects on the stack).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from arbiter_core.stack.targets import candidates
 
 class SpellCopied(EventBase):
     """A copy of the spell on stack item `of` was put onto marker `marker`'s stack as
-    stack item `item`, controlled by `player`, with `targets` (707.10, 707.10c)."""
+    stack item `item`, controlled by `player`, with `targets` (707.10, 707.10d)."""
 
     type: Literal["SpellCopied"] = "SpellCopied"
     item: int
@@ -68,7 +69,7 @@ def other_targets(t: Txn, item: StackItem) -> list[Ref]:
 def copy_spell(t: Txn, item: StackItem, player: str,
                targets: tuple[tuple[Ref, ...], ...] | None = None) -> int:
     """Put a copy of the spell `item` onto its stack under `player`'s control (707.10),
-    with `targets` when new ones are chosen for it (707.10c). Returns the copy's item."""
+    with `targets` when new ones are chosen for it (707.10d). Returns the copy's item."""
     new = t.new_id()
     groups = item.targets if targets is None else targets
     t.emit(SpellCopied(item=new, of=item.id, player=player, marker=item.marker,
@@ -78,7 +79,7 @@ def copy_spell(t: Txn, item: StackItem, player: str,
 
 def copies_retargeted(t: Txn, item: StackItem, player: str) -> list[int]:
     """One copy of the single-target spell `item` for each other target it could have,
-    each copy targeting a different one of them (707.10c)."""
+    each copy targeting a different one of them (707.10d)."""
     found = single_target(item)
     if found is None:
         return []

@@ -6,7 +6,7 @@ a spell cast (601.2i, 603.2) - not on a copy, which isn't cast (707.10) - whose 
 are one object or player in all. It is controlled by the planar controller (901.6) and,
 as it resolves, the caster puts a copy of the spell onto the stack for each other
 spell, permanent, card or player the spell could target (`stack.copy_spell`, 707.10),
-each copy targeting a different one of them (707.10c): which copy gets which target
+each copy targeting a different one of them (707.10d): which copy gets which target
 doesn't matter, as the copies are alike. A spell that has left the stack by then is
 not copied (it is no longer there to copy, 707.10).
 
@@ -75,7 +75,7 @@ def _cast_single_target(s: GameState, e: ev.SpellCast, current: int | None,
 
 @does("glimmervoid_copies")
 def _copies(t: Txn, m: Marker, item: StackItem) -> None:
-    """The caster copies the spell once for each other legal target (707.10, 707.10c)."""
+    """The caster copies the spell once for each other legal target (707.10, 707.10d)."""
     spell = _spell_item(t.s, item.that_obj)
     if spell is not None and item.that_player is not None:
         copies_retargeted(t, spell, item.that_player)
