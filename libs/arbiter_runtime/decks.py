@@ -70,11 +70,12 @@ def commander_deck_for_seat(i: int, size: int = 100) -> tuple[str, list[str]]:
     lands = size - 1 - len(deck)
     return commander, deck + [basics[k % len(basics)] for k in range(lands)]
 
-#: the planar deck each bot plays in Planechase: ten different names, two of them
+#: the planar deck each bot plays in Planechase: eleven different names, two of them
 #: phenomena (901.3)
 BOT_PLANAR_DECK: tuple[str, ...] = (
     "Krosa", "Sokenzan", "Academy at Tolaria West", "Panopticon", "Lethe Lake",
-    "The Eon Fog", "The Hippodrome", "Tazeem", "Chaotic Aether", "Mutual Epiphany")
+    "The Eon Fog", "The Hippodrome", "Tazeem", "Chaotic Aether", "Mutual Epiphany",
+    "Glimmervoid Basin")
 
 #: the communal planar deck of the single planar deck option (901.15a): twenty different
 #: names, four of them phenomena - legal for two players (the smaller of forty and ten

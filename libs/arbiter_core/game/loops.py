@@ -136,7 +136,8 @@ def check(t: Txn, m: Marker, receiver: str | None) -> bool:
     or, if it repeats one recorded since the last optional action, end the loop (see the
     module doc). Returns True when players drew (the caller queues priority again)."""
     s = t.s
-    if not m.stack or s.stack_items[m.stack[-1]].kind != "triggered":
+    top = s.stack_items.get(m.stack[-1]) if m.stack else None
+    if top is None or top.kind != "triggered":  # none, or gone as its controller left
         return False
     here = position(s, receiver)
     key = _turn_key(s)

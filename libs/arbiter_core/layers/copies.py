@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from arbiter_core.cards import get_card
 from arbiter_core.cards.build import card
-from arbiter_core.cards.model import CardDefinition, EnterAsCopy, StaticAbility
+from arbiter_core.cards.model import CardDefinition, EnterAsCopy, StaticAbility, TokenSpec
 from arbiter_core.cards.pool import add_card
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.commands import ChooseObjects, PlayerCommand
@@ -123,6 +124,24 @@ def _answer(t: Txn, m: Marker, d: Decision, cmd: ChooseObjects) -> None:
         finish(t, t.s.markers[m.number], item, [])
     else:
         resume(t, t.s.markers[m.number], item)
+
+
+def create_token_copy(t: Txn, player: str, of: int) -> int:
+    """`player` creates a token that's a copy of the permanent `of` (111.10-ish, 707.2):
+    a copy of a token has its values (707.2); a copy of a card has the card's copiable
+    values - made a token with them, then a copy of the card in layer 1 (613.2a), so
+    its abilities are the card's. Returns the token's id."""
+    o = t.s.objects[of]
+    new = t.new_id()
+    if o.token is not None:
+        t.emit(ev.TokenCreated(obj=new, owner=player, token=o.token, rule="707.2"))
+        return new
+    d = get_card(o.name)
+    spec = TokenSpec(name=d.name, colors=d.colors, types=d.types, subtypes=d.subtypes,
+                     power=d.power or 0, toughness=d.toughness or 0)
+    t.emit(ev.TokenCreated(obj=new, owner=player, token=spec, rule="707.2"))
+    t.emit(ev.BecameCopy(obj=new, of=of, rule="707.2"))
+    return new
 
 
 def become(t: Txn, m: Marker, item: StackItem, new_id: int) -> bool:

@@ -13,7 +13,7 @@ paragraph as `text`; what each does is registered here by the ability's `name`
 Here: Krosa, Academy at Tolaria West, Chaotic Aether, and Sokenzan (its chaos
 ability's additional combat and main phases by a note of the pairs to come,
 `base.CasualNoted`, and a skip of the end step, 500.8); more planes are in
-`planes_oracle`. Not yet: Glimmervoid Basin.
+`planes_oracle`, `planes_more` and `glimmervoid`.
 """
 
 from __future__ import annotations

@@ -353,7 +353,7 @@ class CasualAbility(DataModel):
     when: Literal["static", "chaos", "encounter", "planeswalk_to", "set_in_motion",
                   "your_upkeep", "your_draw_step", "your_end_step", "each_end_step",
                   "creature_dies", "activated", "land_enters", "creature_leaves",
-                  "planeswalk_away"] = "static"
+                  "planeswalk_away", "cast_single_target"] = "static"
     optional: bool = False  # "you may"
     targets: tuple[TargetSpec, ...] = ()
     #: what it does, when the card model's effects say it; else `name` says
