@@ -84,19 +84,19 @@ def _deal_one(t: Txn, item: StackItem, n: int, player: str | None = None,
         life.gain(t, src.controller, n, "702.15b")
 
 
-def damage_that(t: Txn, item: StackItem, n: int, who: str) -> None:
-    """Damage to the player a trigger or a mode names ("that player", Misfortune), or to
-    the object a trigger names ("deals 2 damage to it", Aether Flash) if it is still the
-    same permanent (400.7)."""
-    s = t.s
+def that_recipients(s: GameState, item: StackItem, who: str) -> list[Ref]:
+    """The player a trigger or a mode names ("that player", Misfortune, Aether Sting) if
+    still in the game and in range, or the object a trigger names ("deals 2 damage to
+    it", Aether Flash) if it is still the same permanent (400.7)."""
     if who == "that_player":
         p = item.that_player
         if p is not None and not s.players[p].left and player_in_range(s, item.controller, p):
-            deal_damage(t, item, n, player=p)
-        return
+            return [player_ref(p)]
+        return []
     o = s.objects.get(item.that_obj) if item.that_obj is not None else None
     if o is not None and o.zone == "battlefield" and is_creature(o):
-        deal_damage(t, item, n, obj=o.id)
+        return [object_ref(o.id)]
+    return []
 
 
 @applies(ev.DamageDealt)
@@ -119,11 +119,10 @@ def _deal_damage(t: Txn, m: Marker, item: StackItem, eff: DealDamage, legal: Leg
     legal target (a divided amount split evenly, 601.2d)."""
     n = amount(t, item, eff.amount)
     if eff.to == "that_player" or eff.to == "that_creature":
-        damage_that(t, item, n, eff.to)
-        return False
-    if eff.to == "each_player":
-        to: list[Ref] = [player_ref(p) for p in turn_order_from(t.s, m.holder)
-                         if player_in_range(t.s, item.controller, p)]
+        to: list[Ref] = that_recipients(t.s, item, eff.to)  # asked too (616.1)
+    elif eff.to == "each_player":
+        to = [player_ref(p) for p in turn_order_from(t.s, m.holder)
+              if player_in_range(t.s, item.controller, p)]
     else:
         to = list(group(legal, eff.to))
         if eff.divided and item.targets:

@@ -18,9 +18,10 @@ prevent half that damage, rounded up." (a prevention effect, 615.1a: `prevent ha
   The answers are recorded (`ReplacementOrderChosen`) on the resolving spell or ability
   or on the combat, and the damage is dealt once every order it needs is known (all
   combat damage at once, 510.2; a spell's damage to each of its targets at once, 608.2).
-- Damage dealt where the engine can't yet pause to ask (the player or creature a trigger
-  names, Aether Flash; fight-like damage) takes the order that leaves the affected
-  player the least damage, which is the order a player dealt the damage would choose.
+- Damage to the player or creature a trigger names (Aether Sting, Aether Flash) is asked
+  the same way (`effects/damage.py`). Damage dealt where the engine can't pause to ask
+  (an Archenemy scheme's) takes the order that leaves the affected player the least
+  damage, which is the order a player dealt the damage would choose.
 """
 
 from __future__ import annotations
@@ -31,7 +32,13 @@ from itertools import permutations
 from typing import Literal
 
 from arbiter_core.cards.build import card, kw
-from arbiter_core.cards.model import DoubleDamageToOpponents, PreventHalfDamageToYou, StaticAbility
+from arbiter_core.cards.model import (
+    DealDamage,
+    DoubleDamageToOpponents,
+    PreventHalfDamageToYou,
+    StaticAbility,
+    TriggeredAbility,
+)
 from arbiter_core.cards.pool import add_card
 from arbiter_core.cards.render_effects import wording
 from arbiter_core.cards.render_words import Context
@@ -283,3 +290,8 @@ GISELA_BLADE_OF_GOLDNIGHT = add_card(card(
     "Gisela, Blade of Goldnight", kw("flying"), kw("first_strike"),
     StaticAbility(effects=(DoubleDamageToOpponents(),)),
     StaticAbility(effects=(PreventHalfDamageToYou(),))))
+
+#: damage to the player a trigger names, asked like any other (616.1; a scenario's card)
+AETHER_STING = add_card(card(
+    "Aether Sting", TriggeredAbility(event="opponent_casts_creature_spell",
+                                     effects=(DealDamage(amount=1, to="that_player"),))))
