@@ -19,7 +19,6 @@ from arbiter_core.kernel.refs import PlayerRef, Ref, object_ref, player_ref
 from arbiter_core.kernel.registry import Hooks
 from arbiter_core.kernel.state import GameState, Marker, StackItem
 from arbiter_core.kernel.txn import Txn
-from arbiter_core.layers import redirect
 from arbiter_core.layers.characteristics import is_creature, keywords
 from arbiter_core.multiplayer.influence import player_in_range
 from arbiter_core.multiplayer.seating import turn_order_from
@@ -49,10 +48,12 @@ def deal_damage(t: Txn, item: StackItem, n: int, player: str | None = None,
     (614.9) may send some of it elsewhere, within the item's controller's range of
     influence only (801.13a)."""
     recipient: Ref = player_ref(player) if player is not None else object_ref(obj or 0)
-    if n <= 0 or not redirect.shielded(t.s, recipient):
+    if n <= 0:
         _deal_one(t, item, n, player=player, obj=obj)
         return
-    for to, k, _ in redirect.split(t, recipient, n, item.controller):
+    # 614.1a, 614.9, 615.1a in the order chosen (616.1): effects/damage_replacement.py
+    for to, k in replacement.route(t, _source_id(item), recipient, n,
+                                   replacement.item_orders(item), item.controller):
         if isinstance(to, PlayerRef):
             _deal_one(t, item, k, player=to.player)
         else:
@@ -61,12 +62,6 @@ def deal_damage(t: Txn, item: StackItem, n: int, player: str | None = None,
 
 def _deal_one(t: Txn, item: StackItem, n: int, player: str | None = None,
               obj: int | None = None) -> None:
-    if n > 0:  # 614.1a, 615.1a in the order chosen (616.1): effects/damage_replacement.py
-        recipient = player_ref(player) if player is not None else object_ref(obj or 0)
-        n = replacement.final_amount(t, _source_id(item), recipient, n,
-                                     replacement.item_orders(item))
-        if n <= 0:
-            return
     src = t.s.objects.get(_source_id(item))
     if player is not None:
         n = after_prevention(t.s, _source_id(item), player, n)
