@@ -15,6 +15,12 @@ asked as a yes/no decision ("commander_zone", the object as its option) and reco
   would go on top of the library instead of the graveyard). A commander spell the
   owner sends to the command zone is moved by the resolving effect as it counters it
   (`CommanderZoneChosen`).
+- 903.9b on a draw: a commander its owner draws (possible after declining 903.9b once)
+  is noted (`CommanderDrawn`) and its owner is asked, the same decision, at the check
+  that follows (as for 903.9a); "yes" moves it from the hand to the command zone. The
+  draw itself isn't held back: the card is in the hand until that check (a draw can't
+  pause every effect that draws), so an effect that draws and then reads the hand in
+  the same resolution sees it there.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from arbiter_core.kernel.state import Decision, GameState, Marker, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.sba.conditions import CHOICE_SBAS, Choice
 from arbiter_core.stack.resolve import resume
+from arbiter_core.turns.draw import DRAWN
 from arbiter_core.variants.commander import commander_owner
 
 KIND = "commander_zone"
@@ -45,6 +52,15 @@ class CommanderZoneChosen(ev.EventBase):
 
     type: Literal["CommanderZoneChosen"] = "CommanderZoneChosen"
     item: int
+    obj: int
+
+
+class CommanderDrawn(ev.EventBase):
+    """903.9b: `player` drew their commander `obj`; they are asked whether it goes to
+    the command zone instead."""
+
+    type: Literal["CommanderDrawn"] = "CommanderDrawn"
+    player: str
     obj: int
 
 
@@ -70,10 +86,22 @@ def _sba_choices(s: GameState) -> list[Choice]:
             for oid in s.zone(owner, zone):
                 if s.objects[oid].card == card and oid not in c.declined:
                     out.append((KIND, owner, oid, "704.6d"))
+        out += [(KIND, owner, oid, "903.9b") for oid in s.zone(owner, "hand")
+                if oid in c.drawn and oid not in c.declined and s.objects[oid].card == card]
     return out
 
 
 CHOICE_SBAS.add("all", _sba_choices)
+
+
+def _drawn(t: Txn, player: str, oid: int) -> None:
+    """903.9b: a player drew their own commander."""
+    o = t.s.objects[oid]
+    if t.s.commander is not None and commander_owner(t.s, o.card) == player == o.owner:
+        t.emit(CommanderDrawn(player=player, obj=oid, rule="903.9b"))
+
+
+DRAWN.add("all", _drawn)
 
 
 def _instead(t: Txn, m: Marker, item: StackItem, index: int, oid: int,
@@ -134,6 +162,18 @@ def _chosen(s: GameState, e: CommanderZoneChosen) -> None:
 @explains(CommanderZoneChosen)
 def _explain_chosen(before: GameState, e: CommanderZoneChosen, name: Namer) -> str:
     return f"its owner puts the commander {name(e.obj)} into the command zone instead"
+
+
+@applies(CommanderDrawn)
+def _commander_drawn(s: GameState, e: CommanderDrawn) -> None:
+    c = s.commander
+    assert c is not None
+    s.commander = replace(c, drawn=(*c.drawn, e.obj))
+
+
+@explains(CommanderDrawn)
+def _explain_drawn(before: GameState, e: CommanderDrawn, name: Namer) -> str:
+    return f"{e.player} drew their commander {name(e.obj)}"
 
 
 @applies(CommanderLeftInZone)
