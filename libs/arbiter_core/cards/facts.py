@@ -3,7 +3,7 @@
 
 Source: MTGJSON v5 set files (meta.version 5.2.0+20220425, date 2022-04-25) as committed in
     github.com/AUTRE04216/jsonSets (commit ca38aa761f36c5ac61bebfb6a6f37b6980c487de, one
-    <SET>.json per set at repo root). Also 70 cards listed in tools/extra_cards.txt,
+    <SET>.json per set at repo root). Also 71 cards listed in tools/extra_cards.txt,
     from MTGJSON v5.2.0+20220425 set files from
     github.com/AUTRE04216/jsonSets@ca38aa761f36c5ac61bebfb6a6f37b6980c487de (CMR.json
     missing)
@@ -2571,6 +2571,21 @@ FACTS: dict[str, CardFacts] = {
         power=None,
         toughness=None,
         oracle_text="{1}, {T}: Add {W}{U}.",
+        keywords=(),
+    ),
+    "Aether Sting": CardFacts(
+        name="Aether Sting",
+        mana_cost="{3}{R}",
+        colors=("R",),
+        supertypes=(),
+        types=("Enchantment",),
+        subtypes=(),
+        power=None,
+        toughness=None,
+        oracle_text=(
+            "Whenever an opponent casts a creature spell, Aether Sting deals 1 "
+            "damage to that player."
+        ),
         keywords=(),
     ),
 }

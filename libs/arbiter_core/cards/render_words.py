@@ -118,6 +118,7 @@ TRIGGER_PHRASES: dict[TriggerEvent, str] = {
     "deals_damage_to_player": "Whenever {name} deals damage to a player",
     "dealt_combat_damage": "Whenever {name} is dealt combat damage",
     "opponent_casts_spell": "Whenever an opponent casts a spell",
+    "opponent_casts_creature_spell": "Whenever an opponent casts a creature spell",
     "your_end_step": "At the beginning of your end step",
     "attacks_opponent": "Whenever {name} attacks an opponent",
     "creature_you_control_attacks_alone": "Whenever a creature you control attacks alone",

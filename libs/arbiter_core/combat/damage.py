@@ -31,7 +31,6 @@ from arbiter_core.kernel.explain import Namer, explains, objs
 from arbiter_core.kernel.refs import PlayerRef, Ref, object_ref, parse_ref
 from arbiter_core.kernel.state import Combat, GameState, Marker, Obj, Step
 from arbiter_core.kernel.txn import Txn
-from arbiter_core.layers import redirect
 from arbiter_core.layers.characteristics import keywords, power_toughness
 from arbiter_core.multiplayer.influence import object_in_range, player_in_range
 from arbiter_core.multiplayer.seating import team_representative, turn_order_from
@@ -295,16 +294,11 @@ def _deal(t: Txn, m: Marker, amounts: dict[tuple[int, Ref], int]) -> None:
         if any(_prevents(s, f.controller, src, key) for f in shields):
             continue
         kw = keywords(s, src)
-        # Redirection shields (614.9) may send some of it elsewhere (801.13a: only
-        # within the source's controller's range of influence).
-        parts = ([(key, n)] if not redirect.shielded(s, key)
-                 else [(to, k) for to, k, _ in redirect.split(t, key, n, src.controller)])
-        for to, k0 in parts:
-            # 614.1a, 615.1a in the order chosen (616.1)
-            assert m.combat is not None
-            k = replacement.final_amount(t, src_id, to, k0, m.combat.replacement_orders)
-            if k <= 0:
-                continue
+        # 614.1a, 615.1a and redirection shields (614.9; 801.13a: only within the
+        # source's controller's range of influence) in the order chosen (616.1)
+        assert m.combat is not None
+        for to, k in replacement.route(t, src_id, key, n, m.combat.replacement_orders,
+                                       src.controller):
             if isinstance(to, PlayerRef):
                 k = after_prevention(s, src_id, to.player, k)  # 615.1
                 if k <= 0:

@@ -19,7 +19,6 @@ from arbiter_core.kernel.refs import PlayerRef, Ref, object_ref, player_ref
 from arbiter_core.kernel.registry import Hooks
 from arbiter_core.kernel.state import GameState, Marker, StackItem
 from arbiter_core.kernel.txn import Txn
-from arbiter_core.layers import redirect
 from arbiter_core.layers.characteristics import is_creature, keywords
 from arbiter_core.multiplayer.influence import player_in_range
 from arbiter_core.multiplayer.seating import turn_order_from
@@ -49,10 +48,12 @@ def deal_damage(t: Txn, item: StackItem, n: int, player: str | None = None,
     (614.9) may send some of it elsewhere, within the item's controller's range of
     influence only (801.13a)."""
     recipient: Ref = player_ref(player) if player is not None else object_ref(obj or 0)
-    if n <= 0 or not redirect.shielded(t.s, recipient):
+    if n <= 0:
         _deal_one(t, item, n, player=player, obj=obj)
         return
-    for to, k, _ in redirect.split(t, recipient, n, item.controller):
+    # 614.1a, 614.9, 615.1a in the order chosen (616.1): effects/damage_replacement.py
+    for to, k in replacement.route(t, _source_id(item), recipient, n,
+                                   replacement.item_orders(item), item.controller):
         if isinstance(to, PlayerRef):
             _deal_one(t, item, k, player=to.player)
         else:
@@ -61,12 +62,6 @@ def deal_damage(t: Txn, item: StackItem, n: int, player: str | None = None,
 
 def _deal_one(t: Txn, item: StackItem, n: int, player: str | None = None,
               obj: int | None = None) -> None:
-    if n > 0:  # 614.1a, 615.1a in the order chosen (616.1): effects/damage_replacement.py
-        recipient = player_ref(player) if player is not None else object_ref(obj or 0)
-        n = replacement.final_amount(t, _source_id(item), recipient, n,
-                                     replacement.item_orders(item))
-        if n <= 0:
-            return
     src = t.s.objects.get(_source_id(item))
     if player is not None:
         n = after_prevention(t.s, _source_id(item), player, n)
@@ -84,19 +79,19 @@ def _deal_one(t: Txn, item: StackItem, n: int, player: str | None = None,
         life.gain(t, src.controller, n, "702.15b")
 
 
-def damage_that(t: Txn, item: StackItem, n: int, who: str) -> None:
-    """Damage to the player a trigger or a mode names ("that player", Misfortune), or to
-    the object a trigger names ("deals 2 damage to it", Aether Flash) if it is still the
-    same permanent (400.7)."""
-    s = t.s
+def that_recipients(s: GameState, item: StackItem, who: str) -> list[Ref]:
+    """The player a trigger or a mode names ("that player", Misfortune, Aether Sting) if
+    still in the game and in range, or the object a trigger names ("deals 2 damage to
+    it", Aether Flash) if it is still the same permanent (400.7)."""
     if who == "that_player":
         p = item.that_player
         if p is not None and not s.players[p].left and player_in_range(s, item.controller, p):
-            deal_damage(t, item, n, player=p)
-        return
+            return [player_ref(p)]
+        return []
     o = s.objects.get(item.that_obj) if item.that_obj is not None else None
     if o is not None and o.zone == "battlefield" and is_creature(o):
-        deal_damage(t, item, n, obj=o.id)
+        return [object_ref(o.id)]
+    return []
 
 
 @applies(ev.DamageDealt)
@@ -119,11 +114,10 @@ def _deal_damage(t: Txn, m: Marker, item: StackItem, eff: DealDamage, legal: Leg
     legal target (a divided amount split evenly, 601.2d)."""
     n = amount(t, item, eff.amount)
     if eff.to == "that_player" or eff.to == "that_creature":
-        damage_that(t, item, n, eff.to)
-        return False
-    if eff.to == "each_player":
-        to: list[Ref] = [player_ref(p) for p in turn_order_from(t.s, m.holder)
-                         if player_in_range(t.s, item.controller, p)]
+        to: list[Ref] = that_recipients(t.s, item, eff.to)  # asked too (616.1)
+    elif eff.to == "each_player":
+        to = [player_ref(p) for p in turn_order_from(t.s, m.holder)
+              if player_in_range(t.s, item.controller, p)]
     else:
         to = list(group(legal, eff.to))
         if eff.divided and item.targets:

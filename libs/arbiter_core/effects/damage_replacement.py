@@ -18,9 +18,10 @@ prevent half that damage, rounded up." (a prevention effect, 615.1a: `prevent ha
   The answers are recorded (`ReplacementOrderChosen`) on the resolving spell or ability
   or on the combat, and the damage is dealt once every order it needs is known (all
   combat damage at once, 510.2; a spell's damage to each of its targets at once, 608.2).
-- Damage dealt where the engine can't yet pause to ask (the player or creature a trigger
-  names, Aether Flash; fight-like damage) takes the order that leaves the affected
-  player the least damage, which is the order a player dealt the damage would choose.
+- Damage to the player or creature a trigger names (Aether Sting, Aether Flash) is asked
+  the same way (`effects/damage.py`). Damage dealt where the engine can't pause to ask
+  (an Archenemy scheme's) takes the order that leaves the affected player the least
+  damage, which is the order a player dealt the damage would choose.
 """
 
 from __future__ import annotations
@@ -31,7 +32,13 @@ from itertools import permutations
 from typing import Literal
 
 from arbiter_core.cards.build import card, kw
-from arbiter_core.cards.model import DoubleDamageToOpponents, PreventHalfDamageToYou, StaticAbility
+from arbiter_core.cards.model import (
+    DealDamage,
+    DoubleDamageToOpponents,
+    PreventHalfDamageToYou,
+    StaticAbility,
+    TriggeredAbility,
+)
 from arbiter_core.cards.pool import add_card
 from arbiter_core.cards.render_effects import wording
 from arbiter_core.cards.render_words import Context
@@ -46,14 +53,15 @@ from arbiter_core.kernel.refs import PlayerRef, Ref, object_ref, parse_ref, play
 from arbiter_core.kernel.registry import Slot
 from arbiter_core.kernel.state import Decision, GameState, Marker, StackItem
 from arbiter_core.kernel.txn import Txn
+from arbiter_core.layers import redirect
 from arbiter_core.layers.characteristics import definition
 from arbiter_core.multiplayer.seating import opponents
 from arbiter_core.stack.items import static_effect
 from arbiter_core.stack.resolve import resume
 
 KIND = "replacement_order"
-DOUBLE, HALF = "double", "prevent half"
-RULES = {DOUBLE: "614.1a", HALF: "615.1a"}
+DOUBLE, HALF, REDIRECT = "double", "prevent half", "redirect"
+RULES = {DOUBLE: "614.1a", HALF: "615.1a", REDIRECT: "614.9"}
 
 #: combat damage goes on once an order is chosen (filled by `combat/damage.py`)
 COMBAT_DAMAGE: Slot[Callable[[Txn, Marker], None]] = Slot("combat damage after 616.1")
@@ -113,6 +121,8 @@ def modifiers(s: GameState, recipient: Ref) -> list[str]:
                     out.append(DOUBLE)
                 elif isinstance(e, PreventHalfDamageToYou) and affected == o.controller:
                     out.append(HALF)
+    if redirect.capacity(s, recipient) > 0:
+        out.append(REDIRECT)  # 614.9, one of the choices (616.1)
     return out
 
 
@@ -120,10 +130,21 @@ def _apply(kind: str, n: int) -> int:
     return 2 * n if kind == DOUBLE else n // 2  # 615.1a: half, rounded up, is prevented
 
 
-def _outcome(order: Sequence[str], n: int) -> int:
+def _run(order: Sequence[str], n: int, cap: int = 0) -> tuple[int, int]:
+    """The damage left to the recipient and the damage redirected (614.9: up to `cap`)
+    after the effects in `order`."""
+    moved = 0
     for kind in order:
-        n = _apply(kind, n)
-    return n
+        if kind == REDIRECT:
+            moved = min(cap, n)
+            n -= moved
+        else:
+            n = _apply(kind, n)
+    return n, moved
+
+
+def _outcome(order: Sequence[str], n: int) -> int:
+    return _run(order, n)[0]
 
 
 def _left(kinds: list[str], chosen: Sequence[str]) -> list[str]:
@@ -138,12 +159,13 @@ def _chosen(orders: Sequence[Order], source: int, recipient: Ref) -> list[str]:
     return [k for src, rec, k in orders if src == source and rec == str(recipient)]
 
 
-def _open(kinds: list[str], chosen: list[str], n: int) -> list[str]:
+def _open(kinds: list[str], chosen: list[str], n: int, cap: int = 0) -> list[str]:
     """The kinds the affected player chooses among next, or [] when the order left
-    can't change the result."""
+    can't change the result (the damage dealt, or how much is redirected)."""
     rest = _left(kinds, chosen)
-    after = _outcome([k for k in chosen if k in kinds], n)
-    if len(set(rest)) < 2 or len({_outcome(p, after) for p in permutations(rest)}) < 2:
+    done = [k for k in chosen if k in kinds]
+    if len(set(rest)) < 2 or len({_run([*done, *p], n, cap)
+                                  for p in permutations(rest)}) < 2:
         return []
     return sorted(set(rest))
 
@@ -152,7 +174,7 @@ def final_amount(t: Txn, source: int, recipient: Ref, n: int,
                  orders: Sequence[Order]) -> int:
     """The damage dealt after the effects, in the chosen order and then the one leaving
     the least damage; the change is recorded (`DamageModified`)."""
-    kinds = modifiers(t.s, recipient)
+    kinds = [k for k in modifiers(t.s, recipient) if k != REDIRECT]
     if not kinds or n <= 0:
         return n
     chosen = [k for k in _chosen(orders, source, recipient) if k in kinds]
@@ -166,13 +188,45 @@ def final_amount(t: Txn, source: int, recipient: Ref, n: int,
     return amount
 
 
+def route(t: Txn, source: int, recipient: Ref, n: int, orders: Sequence[Order],
+          dealer: str) -> list[tuple[Ref, int]]:
+    """Where `n` damage that would be dealt to `recipient` goes and how much, after the
+    replacement effects in the order chosen (616.1, 616.1e) - a redirection (614.9, up to
+    its shields, oldest first) among them - and then the order leaving the least damage.
+    Redirected damage meets the effects on its new recipient (in the order chosen for it,
+    else the least-damage order); it isn't redirected again. `dealer` controls the source
+    (801.13a)."""
+    kinds = modifiers(t.s, recipient)
+    if REDIRECT not in kinds:
+        k = final_amount(t, source, recipient, n, orders) if n > 0 else n
+        return [(recipient, k)] if k > 0 else []
+    cap = redirect.capacity(t.s, recipient)
+    chosen = [k for k in _chosen(orders, source, recipient) if k in kinds]
+    rest = _left(kinds, chosen)
+    order = [*chosen, *min(permutations(rest), key=lambda p: _run([*chosen, *p], n, cap))]
+    k, out = n, []
+    for kind in order:
+        if kind != REDIRECT:
+            k = _apply(kind, k)
+            continue
+        parts = redirect.split(t, recipient, k, dealer)
+        k = sum(x for to, x, _ in parts if to == recipient)
+        out += [(to, final_amount(t, source, to, x, orders))
+                for to, x, _ in parts if to != recipient]
+    if len(order) > 1:
+        t.emit(DamageModified(source=source, recipient=str(recipient), would=n, amount=k,
+                              effects=order, rule="616.1"))
+    return [(to, x) for to, x in [(recipient, k), *out] if x > 0]
+
+
 def ask(t: Txn, m: Marker, dealt: Sequence[Dealt], orders: Sequence[Order],
         item: StackItem | None = None, index: int = 0) -> bool:
     """Ask the affected player of the first damage event whose order is still open
     (616.1e); a resolving `item` pauses at effect `index`. True while asked."""
     for source, recipient, n in dealt:
         kinds = modifiers(t.s, recipient)
-        choices = _open(kinds, _chosen(orders, source, recipient), n) if n > 0 else []
+        cap = redirect.capacity(t.s, recipient)
+        choices = _open(kinds, _chosen(orders, source, recipient), n, cap) if n > 0 else []
         player = affected_player(t.s, recipient)
         if not choices or player is None:
             continue
@@ -283,3 +337,8 @@ GISELA_BLADE_OF_GOLDNIGHT = add_card(card(
     "Gisela, Blade of Goldnight", kw("flying"), kw("first_strike"),
     StaticAbility(effects=(DoubleDamageToOpponents(),)),
     StaticAbility(effects=(PreventHalfDamageToYou(),))))
+
+#: damage to the player a trigger names, asked like any other (616.1; a scenario's card)
+AETHER_STING = add_card(card(
+    "Aether Sting", TriggeredAbility(event="opponent_casts_creature_spell",
+                                     effects=(DealDamage(amount=1, to="that_player"),))))

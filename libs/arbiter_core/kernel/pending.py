@@ -73,6 +73,7 @@ DecisionKind = Literal[
     "replacement_order",  # 616.1: which replacement effect (choices) applies first
     "outside_card",  # 400.11b: a card (choices: names) from outside the game, or "none"
     "loot_discard",  # 701.9a: the card (options) discarded by a loot that may transform
+    "hybrid_mana",  # 107.4e: the color (choices) a hybrid mana symbol is paid with
 ]
 
 

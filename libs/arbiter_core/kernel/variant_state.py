@@ -17,13 +17,15 @@ class CommanderState:
     not by an object id. `casts` counts each commander's casts from the command zone
     (903.8), `damage` the combat damage each player has been dealt by each commander
     ((player, card, total), 903.10a), `declined` the commander objects whose owner chose
-    to leave them where they are (903.9a)."""
+    to leave them where they are (903.9a), `drawn` the commander objects their owner drew
+    (903.9b, asked right after the draw)."""
 
     combat_damage_rule: bool = True  # 704.6c (Brawl doesn't use it, 903.12h)
     commanders: tuple[tuple[int, str], ...] = ()
     casts: tuple[tuple[int, int], ...] = ()
     damage: tuple[tuple[str, int, int], ...] = ()
     declined: tuple[int, ...] = ()
+    drawn: tuple[int, ...] = ()
 
     def owner_of(self, card: int) -> str | None:
         for c, owner in self.commanders:

@@ -34,7 +34,7 @@ from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.explain import Namer, explains
 from arbiter_core.kernel.state import Effect, GameState, Marker, StackItem
 from arbiter_core.kernel.txn import Txn
-from arbiter_core.layers.characteristics import definition
+from arbiter_core.layers.characteristics import cost_for_mana_value
 from arbiter_core.layers.continuous import ENDED_AT_CLEANUP
 from arbiter_core.stack.items import Legal, effect, objects_of
 from arbiter_core.stack.mana import parse_cost
@@ -58,7 +58,7 @@ def _animate(t: Txn, m: Marker, item: StackItem, eff: BecomeArtifactCreatureUnti
              legal: Legal, index: int) -> bool:
     for oid in objects_of(legal[eff.target]):
         o = t.s.objects[oid]
-        mv = mana_value(definition(o).mana_cost)
+        mv = mana_value(cost_for_mana_value(o))  # 712.8e too
         t.emit(ev.PermanentBecameCreature(obj=oid, power=mv, toughness=mv, rule="613.1d"))
         t.emit(ev.EffectCreated(kind="become_creature", affected=[oid], marker=m.number,
                                 controller=item.controller, rule="611.2a"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from dataclasses import replace
 
 from arbiter_core.cards import POOL, card_names, get_card
 from arbiter_core.cards.model import (
@@ -79,6 +80,15 @@ def definition(o: Obj) -> CardDefinition:
         return _became(o.name, o.became)
     printed = POOL.get(o.name)
     return printed if printed is not None else get_card(o.name)  # UnknownCard
+
+
+def cost_for_mana_value(o: Obj) -> str | None:
+    """The mana cost an object's mana value is calculated from (202.3): its own, except
+    that a transforming double-faced permanent with its back face up uses its front
+    face's (712.8e; the back face itself has no mana cost, layers/transform.py)."""
+    if o.transformed and not o.face_down and o.name in BACK_FACES:
+        return definition(replace(o, transformed=False)).mana_cost
+    return definition(o).mana_cost
 
 
 @functools.cache

@@ -26,13 +26,21 @@ def shielded(s: GameState, recipient: Ref) -> bool:
                and f.amount > 0 for f in s.effects)
 
 
-def _there(t: Txn, recipient: Ref) -> bool:
+def _there(s: GameState, recipient: Ref) -> bool:
     """The recipient can still be dealt damage (614.9)."""
     if isinstance(recipient, PlayerRef):
         who = recipient.player
-        return who in t.s.players and not t.s.players[who].left
-    o = t.s.objects.get(recipient.obj)
+        return who in s.players and not s.players[who].left
+    o = s.objects.get(recipient.obj)
     return o is not None and o.zone == "battlefield" and is_creature(o)
+
+
+def capacity(s: GameState, recipient: Ref) -> int:
+    """How much of the damage that would be dealt to `recipient` the redirection shields
+    on it would take away (614.9: a shield whose other target is gone does nothing)."""
+    return sum(f.amount for f in s.effects
+               if f.kind == "redirect" and f.redirect and f.redirect[0] == recipient
+               and f.amount > 0 and _there(s, f.redirect[1]))
 
 
 def _in_range(t: Txn, viewer: str, recipient: Ref) -> bool:
@@ -53,7 +61,7 @@ def split(t: Txn, recipient: Ref, amount: int, dealer: str) -> list[tuple[Ref, i
     for f in shields:
         assert f.redirect is not None
         target = f.redirect[1]
-        if rest <= 0 or not _there(t, target):
+        if rest <= 0 or not _there(t.s, target):
             continue  # 614.9: nothing to redirect to; the damage stays
         n = min(rest, f.amount)
         t.emit(ev.EffectUsed(effect=f.id, amount=n, rule="614.9"))

@@ -9,9 +9,8 @@ says which face is up.
   face's characteristics; a card that moves is a new object (400.7, `kernel/edits.move`)
   and so front face up. 712.14: it enters the battlefield front face up.
 - 712.8d-e: a permanent has only the characteristics of the face that is up
-  (`characteristics.definition`). Limitation: 712.8e's mana value of the back face (the
-  front face's) is not computed; the back face has no mana cost and nothing in the pool
-  reads the mana value of a permanent with its back face up.
+  (`characteristics.definition`). 712.8e: the back face has no mana cost; its mana value
+  is the front face's (`characteristics.cost_for_mana_value`).
 - 701.27a: to transform it is to turn it over (`Transformed`); 712.18: it stays the same
   object, so the effects that apply to it, its counters, damage, tapped status and the
   record of its attacking this turn still apply.

@@ -151,11 +151,18 @@ def _source_abilities(s: GameState, o: Obj, event: str, current: int | None,
 @watch(ev.SpellCast, order=100)
 def _opponent_casts_spell(s: GameState, e: ev.SpellCast, current: int | None,
                           before: Obj | None) -> Found:
-    """"Whenever an opponent casts a spell", within range (801.7)."""
+    """"Whenever an opponent casts a spell" (or "a creature spell", Aether Sting), within
+    range (801.7)."""
     caster = e.player
-    return each_triggered(s, None, "opponent_casts_spell", current,
-                          lambda o, ab: caster in opponents(s, o.controller)
-                          and player_in_range(s, o.controller, caster), that_player=caster)
+    spell = s.objects.get(e.new_id)
+    creature = spell is not None and "Creature" in definition(spell).types
+    found: list[ev.Event] = []
+    for event in ("opponent_casts_spell", "opponent_casts_creature_spell")[:1 + creature]:
+        found += each_triggered(s, None, event, current,
+                                lambda o, ab: caster in opponents(s, o.controller)
+                                and player_in_range(s, o.controller, caster),
+                                that_player=caster)
+    return found
 
 
 @watch(ev.DamageDealt, order=110)

@@ -28,7 +28,7 @@ from arbiter_core.multiplayer.seating import active_players, next_turn_player
 from arbiter_core.sba.conditions import needs_check
 from arbiter_core.stack.items import Legal, effect
 from arbiter_core.stack.priority import queue_priority
-from arbiter_core.turns.draw import draw
+from arbiter_core.turns.draw import DRAW_STEP_REPLACEMENTS, draw
 from arbiter_core.variants.base import variant_of
 
 ORDER = list(Step)
@@ -81,11 +81,35 @@ def _untap(t: Txn, m: Marker) -> bool:
 
 @step_action(Step.DRAW)
 def _draw_step(t: Txn, m: Marker) -> bool:
-    """CR 504.1; 805.4b and 805.6a: each player on the active team draws."""
-    actives = active_players(t.s, m.holder)
-    for p in actives:
-        draw(t, p, "504.1" if len(actives) == 1 else "805.4b")
+    """CR 504.1; 805.4b and 805.6a: each player on the active team draws - unless a
+    replacement asks a player first (903.9b), when the step waits."""
+    return _draws(t, m, 0)
+
+
+def draw_rule(s: GameState, m: Marker) -> str:
+    return "504.1" if len(active_players(s, m.holder)) == 1 else "805.4b"
+
+
+def _draws(t: Txn, m: Marker, start: int) -> bool:
+    for p in active_players(t.s, m.holder)[start:]:
+        if any(ask(t, m, p) for ask in DRAW_STEP_REPLACEMENTS["all"]):
+            return True
+        draw(t, p, draw_rule(t.s, m))
     return False
+
+
+def resume_draw_step(t: Txn, m: Marker, player: str) -> None:
+    """After `player`'s draw was replaced or made (903.9b answered): the other players'
+    draws, the draw step's other turn-based actions, then priority."""
+    actives = active_players(t.s, m.holder)
+    start = actives.index(player) + 1 if player in actives else len(actives)
+    if _draws(t, m, start):
+        return
+    actions = STEP_ACTIONS[Step.DRAW]
+    for action in actions[actions.index(_draw_step) + 1:]:
+        if action(t, m):
+            return
+    queue_priority(t, m.number, m.holder)
 
 
 @step_skip(Step.DRAW)

@@ -51,7 +51,11 @@ from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.state import GameState, Marker, Obj, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.animate_until_end_of_turn import mana_value
-from arbiter_core.layers.characteristics import colors, definition, is_creature
+from arbiter_core.layers.characteristics import (
+    colors,
+    cost_for_mana_value,
+    is_creature,
+)
 from arbiter_core.stack.items import Legal, effect, players_of, static_effect
 from arbiter_core.turns.draw import draw
 from arbiter_core.variants.commander import commander_owner
@@ -85,7 +89,7 @@ def _stinging_study(t: Txn, m: Marker, item: StackItem,
     """903.3e: X is the commander's mana value as it is now (0 without one)."""
     me = item.controller
     found = commanders_owned_in(t.s, me, ("battlefield", "command"))
-    x = mana_value(definition(found[0]).mana_cost) if found else 0
+    x = mana_value(cost_for_mana_value(found[0])) if found else 0  # 712.8e too
     for _ in range(x):
         draw(t, me, "121.1")
     if x:

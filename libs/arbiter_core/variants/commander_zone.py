@@ -15,6 +15,12 @@ asked as a yes/no decision ("commander_zone", the object as its option) and reco
   would go on top of the library instead of the graveyard). A commander spell the
   owner sends to the command zone is moved by the resolving effect as it counters it
   (`CommanderZoneChosen`).
+- 903.9b on a draw (possible after the owner declined 903.9b once): a draw step's draw
+  of a commander on top of its owner's library is replaced - the owner is asked before
+  drawing, "yes" puts it into the command zone instead of drawing it, "no" draws it
+  (`turns.draw.DRAW_STEP_REPLACEMENTS`; the step goes on after the answer). A commander
+  drawn by an effect (which can't pause mid-draw) is noted (`CommanderDrawn`) and its
+  owner asked at the check that follows (as for 903.9a): it is in the hand until then.
 """
 
 from __future__ import annotations
@@ -33,6 +39,8 @@ from arbiter_core.kernel.state import Decision, GameState, Marker, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.sba.conditions import CHOICE_SBAS, Choice
 from arbiter_core.stack.resolve import resume
+from arbiter_core.turns.draw import DRAW_STEP_REPLACEMENTS, DRAWN, draw
+from arbiter_core.turns.steps import draw_rule, resume_draw_step
 from arbiter_core.variants.commander import commander_owner
 
 KIND = "commander_zone"
@@ -45,6 +53,15 @@ class CommanderZoneChosen(ev.EventBase):
 
     type: Literal["CommanderZoneChosen"] = "CommanderZoneChosen"
     item: int
+    obj: int
+
+
+class CommanderDrawn(ev.EventBase):
+    """903.9b: `player` drew their commander `obj`; they are asked whether it goes to
+    the command zone instead."""
+
+    type: Literal["CommanderDrawn"] = "CommanderDrawn"
+    player: str
     obj: int
 
 
@@ -70,10 +87,40 @@ def _sba_choices(s: GameState) -> list[Choice]:
             for oid in s.zone(owner, zone):
                 if s.objects[oid].card == card and oid not in c.declined:
                     out.append((KIND, owner, oid, "704.6d"))
+        out += [(KIND, owner, oid, "903.9b") for oid in s.zone(owner, "hand")
+                if oid in c.drawn and oid not in c.declined and s.objects[oid].card == card]
     return out
 
 
 CHOICE_SBAS.add("all", _sba_choices)
+
+
+def _drawn(t: Txn, player: str, was: int, oid: int) -> None:
+    """903.9b: a player drew their own commander (not after saying no to it just now)."""
+    o, c = t.s.objects[oid], t.s.commander
+    if c is not None and was not in c.declined and commander_owner(
+            t.s, o.card) == player == o.owner:
+        t.emit(CommanderDrawn(player=player, obj=oid, rule="903.9b"))
+
+
+DRAWN.add("all", _drawn)
+
+
+def _before_draw(t: Txn, m: Marker, player: str) -> bool:
+    """903.9b: the draw step's draw would put the player's own commander into their
+    hand: ask them first (True: asked)."""
+    library, c = t.s.zone(player, "library"), t.s.commander
+    if c is None or not library or library[0] in c.declined:
+        return False
+    o = t.s.objects[library[0]]
+    if commander_owner(t.s, o.card) != player or o.owner != player:
+        return False
+    t.emit(ev.DecisionRequested(marker=m.number, kind=KIND, player=player, options=[o.id],
+                                count=1, choices=["yes", "no"], rule="903.9b"))
+    return True
+
+
+DRAW_STEP_REPLACEMENTS.add("all", _before_draw)
 
 
 def _instead(t: Txn, m: Marker, item: StackItem, index: int, oid: int,
@@ -118,6 +165,12 @@ def _answer(t: Txn, m: Marker, d: Decision, cmd: ChooseOption) -> None:
                               to_player=o.owner, rule=d.rule))
     else:
         t.emit(CommanderLeftInZone(player=d.player, obj=oid, rule=d.rule))
+    if o.zone == "library" and d.stack_item is None:  # the draw step's draw (903.9b)
+        marker = t.s.markers[m.number]
+        if cmd.option != "yes":
+            draw(t, d.player, draw_rule(t.s, marker))
+        resume_draw_step(t, marker, d.player)
+        return
     if d.stack_item is not None and d.stack_item in t.s.stack_items:
         resume(t, t.s.markers[m.number], t.s.stack_items[d.stack_item])
         return
@@ -134,6 +187,18 @@ def _chosen(s: GameState, e: CommanderZoneChosen) -> None:
 @explains(CommanderZoneChosen)
 def _explain_chosen(before: GameState, e: CommanderZoneChosen, name: Namer) -> str:
     return f"its owner puts the commander {name(e.obj)} into the command zone instead"
+
+
+@applies(CommanderDrawn)
+def _commander_drawn(s: GameState, e: CommanderDrawn) -> None:
+    c = s.commander
+    assert c is not None
+    s.commander = replace(c, drawn=(*c.drawn, e.obj))
+
+
+@explains(CommanderDrawn)
+def _explain_drawn(before: GameState, e: CommanderDrawn, name: Namer) -> str:
+    return f"{e.player} drew their commander {name(e.obj)}"
 
 
 @applies(CommanderLeftInZone)

@@ -275,6 +275,7 @@ TriggerEvent = Literal[
     "deals_damage_to_player",  # "Whenever ~ deals damage to a player"
     "dealt_combat_damage",  # "Whenever ~ is dealt combat damage"
     "opponent_casts_spell",  # "Whenever an opponent casts a spell"
+    "opponent_casts_creature_spell",  # "... a creature spell" (Aether Sting)
     "your_end_step",  # "At the beginning of your end step" (Atraxa, Praetors' Voice)
     "attacks_opponent",  # "Whenever ~ attacks an opponent" (Kaalia of the Vast)
     # "Whenever a creature you control attacks alone" (702.83b; Rafiq of the Many)
