@@ -194,8 +194,13 @@ def _astral_arena_chaos(t: Txn, m: Marker, item: StackItem) -> bool:
 
 
 def _sacrifice_one(t: Txn, m: Marker, item: StackItem, options: list[int]) -> bool:
-    """Sacrifice one of `options` (701.21a): a decision when there is a choice."""
-    if item.controller in item.chosen or not options:
+    """Sacrifice one of `options` (701.21a): a decision when there is a choice (the
+    `sacrifice` decision records it, `SacrificeChosen`, and the sacrifice follows)."""
+    current = t.s.stack_items[item.id]
+    if item.controller in current.chosen:
+        _sacrifice(t, list(current.picked))  # the chosen one, if any (no-op once gone)
+        return False
+    if not options:
         return False
     if len(options) > 1:
         return _ask(t, m, item, "sacrifice", item.controller, options, 1, "701.21a")
