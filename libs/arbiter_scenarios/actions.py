@@ -123,7 +123,7 @@ def _targets(run: Run, player: str, refs: list[Any], card: int) -> list[list[Ref
     spec = specs[0] if specs else None
     chosen: list[Ref] = []
     for ref in refs:
-        options = [t for t in run.names.target(s, str(ref)) if t not in chosen]
+        options = [t for t in run.names.target(s, ref) if t not in chosen]
         legal = [t for t in options if spec is not None and is_legal(s, spec, player, t, card)]
         chosen.append((legal or options)[0])
     if len(specs) > 1 and len(chosen) == len(specs):
@@ -160,7 +160,7 @@ def _command(run: Run, player: str, a: dict[str, Any]) -> Command | None:
     if "activate" in a:
         source = _activated_source(run, player, str(a["activate"]))
         refs = list(a.get("targets", []))
-        targets = [[t for ref in refs for t in run.names.target(s, str(ref))[:1]]] if refs else []
+        targets = [[t for ref in refs for t in run.names.target(s, ref)[:1]]] if refs else []
         sacrifice = [_permanent(run, player, str(r)) for r in a["sacrifice"]] \
             if "sacrifice" in a else None
         return ActivateAbility(player=player, source=source, ability=int(a.get("ability", 0)),
