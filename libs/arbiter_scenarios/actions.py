@@ -299,6 +299,8 @@ def _choose(run: Run, player: str, value: Any) -> Command:
     refs = value if isinstance(value, list) else [value]
     if d.kind == "order_triggers":  # 603.3b: each waiting trigger by its source's name
         return ChooseObjects(player=player, choices=_trigger_order(run, d, refs))
+    if d.kind == "order_copies":  # 707.10d: each copy by its target, the first first
+        return ChooseObjects(player=player, choices=_copy_order(run, d, refs))
     if d.kind == "proliferate":  # players by name, permanents by reference (701.34a)
         players = [str(r) for r in refs if str(r) in s.players]
         objs = [o.id for r in refs if str(r) not in s.players
@@ -325,6 +327,20 @@ def _choose(run: Run, player: str, value: Any) -> Command:
             raise NameError_(f"{ref} is not one of the choices")
         chosen.append(opts[0])
     return ChooseObjects(player=player, choices=chosen)
+
+
+def _copy_order(run: Run, d: Decision, refs: list[Any]) -> list[int]:
+    """The places (in the decision's `choices`) of the copies' targets named: a player by
+    name, an object by reference."""
+    order: list[int] = []
+    for ref in refs:
+        named = ([player_ref(str(ref))] if str(ref) in run.state.players
+                 else [object_ref(o.id) for o in run.names.objects(run.state, str(ref))])
+        found = [i for i, c in enumerate(d.choices) if c in named and i not in order]
+        if not found:
+            raise NameError_(f"no copy aimed at {ref} to order")
+        order.append(found[0])
+    return order
 
 
 def _trigger_order(run: Run, d: Decision, refs: list[Any]) -> list[int]:

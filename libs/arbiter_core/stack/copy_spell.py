@@ -3,7 +3,7 @@ stack under a player's control. The copy is not cast (707.10: "whenever you cast
 abilities don't see it) and copies the spell's characteristics and the choices made
 for it as it was cast - its mode (700.2), X (107.3) and targets - unless the effect
 gives it other targets: a copy "for each player or object it could target" (707.10d,
-Glimmervoid Basin) targets one of them each (`copies_retargeted`).
+Glimmervoid Basin) targets one of them each (`copy_order.copies_in_order`).
 
 A copy is a spell, not a card (707.10, 108.2): it is an object of its own on the
 stack (`Obj.spell_copy`), owned and controlled by the player who put it there, with
@@ -11,9 +11,8 @@ the copied spell's name and so its characteristics, and its stack item names tha
 object - so it can be the target of a "target spell" spell or ability (115.1) and be
 countered (701.6a). As it leaves the stack - resolved (608.2n) or countered (608.2b,
 701.6a) - it goes to no zone: it ceases to exist (707.10a, 704.5e;
-`items.ceases_if_copy`). Not yet: 707.10d puts the copies on the stack in their
-controller's order - here the order `targets.candidates` lists their targets (players
-in seating order, then objects), not asked.
+`items.ceases_if_copy`). Copies made "for each" target it could have go on the stack
+in their controller's order (707.10d, `copy_order`).
 """
 
 from __future__ import annotations
@@ -77,20 +76,6 @@ def copy_spell(t: Txn, item: StackItem, player: str,
     t.emit(SpellCopied(item=new, of=item.id, player=player, marker=item.marker,
                        targets=[list(g) for g in groups], obj=t.new_id(), rule="707.10"))
     return new
-
-
-def copies_retargeted(t: Txn, item: StackItem, player: str) -> list[int]:
-    """One copy of the single-target spell `item` for each other target it could have,
-    each copy targeting a different one of them (707.10d)."""
-    found = single_target(item)
-    if found is None:
-        return []
-    index, _ = found
-    out: list[int] = []
-    for ref in other_targets(t, item):
-        groups = tuple((ref,) if i == index else g for i, g in enumerate(item.targets))
-        out.append(copy_spell(t, item, player, groups))
-    return out
 
 
 @applies(SpellCopied)

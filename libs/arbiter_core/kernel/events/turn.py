@@ -101,7 +101,7 @@ class DecisionRequested(EventBase):
         "order_library_bottom", "mulligan", "mulligan_bottom",
         "order_triggers", "opening_hand", "opening_hand_order",
         "commander_zone", "put_attacking", "sacrifice_cost", "replacement_order",
-        "outside_card", "loot_discard", "choose_mana_type",
+        "outside_card", "loot_discard", "choose_mana_type", "order_copies",
     ]
     player: str
     options: list[int] = Field(default_factory=list)
