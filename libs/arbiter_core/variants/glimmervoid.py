@@ -12,7 +12,9 @@ not copied (it is no longer there to copy, 707.10).
 
 The chaos ability (311.7) targets a creature; each player but its controller, in turn
 order (101.4), creates a token that's a copy of it (`layers.copies.create_token_copy`,
-707.2). 901.13: outside Grand Melee, range of influence doesn't limit either ability.
+707.2). 901.13, 801.18: outside Grand Melee, range of influence doesn't limit either
+ability; in Grand Melee it does (801.7: the cast trigger sees only a caster within its
+planar controller's range; 801.10: only players within it create tokens).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from arbiter_core.kernel.state import GameState, Marker, Obj, StackItem
 from arbiter_core.kernel.txn import Txn, watch
 from arbiter_core.layers.characteristics import definition, is_creature
 from arbiter_core.layers.copies import create_token_copy
+from arbiter_core.multiplayer.influence import player_in_range
 from arbiter_core.multiplayer.seating import turn_order_from
 from arbiter_core.stack.copy_order import copies_in_order
 from arbiter_core.stack.copy_spell import single_target
@@ -71,7 +74,14 @@ def _cast_single_target(s: GameState, e: ev.SpellCast, current: int | None,
     return [ev.AbilityTriggered(source=o.id, source_name=o.name, controller=o.controller,
                                 ability=0, marker=marker_of_source(s, o.controller, current),
                                 that_player=e.player, obj=e.new_id, rule="603.2")
-            for o in face_up(s) if o.name == GLIMMERVOID_BASIN.name]
+            for o in face_up(s) if o.name == GLIMMERVOID_BASIN.name
+            and _in_range(s, o.controller, e.player)]
+
+
+def _in_range(s: GameState, controller: str, player: str) -> bool:
+    """Outside Grand Melee a plane ignores range of influence (901.13, 801.18); in Grand
+    Melee its abilities reach only within its planar controller's (801.7, 801.10)."""
+    return not s.grand_melee or player_in_range(s, controller, player)
 
 
 @does("glimmervoid_copies")
@@ -94,5 +104,6 @@ def _chaos(t: Txn, m: Marker, item: StackItem) -> None:
             if o is None or o.zone != "battlefield" or not is_creature(o):
                 continue
             for player in turn_order_from(t.s, m.holder):
-                if player != o.controller and not t.s.players[player].left:
+                if (player != o.controller and not t.s.players[player].left
+                        and _in_range(t.s, item.controller, player)):
                     create_token_copy(t, player, o.id)
