@@ -123,7 +123,7 @@ def _targets(run: Run, player: str, refs: list[Any], card: int) -> list[list[Ref
     spec = specs[0] if specs else None
     chosen: list[Ref] = []
     for ref in refs:
-        options = [t for t in run.names.target(s, str(ref)) if t not in chosen]
+        options = [t for t in run.names.target(s, ref) if t not in chosen]
         legal = [t for t in options if spec is not None and is_legal(s, spec, player, t, card)]
         chosen.append((legal or options)[0])
     if len(specs) > 1 and len(chosen) == len(specs):
@@ -160,7 +160,7 @@ def _command(run: Run, player: str, a: dict[str, Any]) -> Command | None:
     if "activate" in a:
         source = _activated_source(run, player, str(a["activate"]))
         refs = list(a.get("targets", []))
-        targets = [[t for ref in refs for t in run.names.target(s, str(ref))[:1]]] if refs else []
+        targets = [[t for ref in refs for t in run.names.target(s, ref)[:1]]] if refs else []
         sacrifice = [_permanent(run, player, str(r)) for r in a["sacrifice"]] \
             if "sacrifice" in a else None
         return ActivateAbility(player=player, source=source, ability=int(a.get("ability", 0)),
@@ -299,6 +299,8 @@ def _choose(run: Run, player: str, value: Any) -> Command:
     refs = value if isinstance(value, list) else [value]
     if d.kind == "order_triggers":  # 603.3b: each waiting trigger by its source's name
         return ChooseObjects(player=player, choices=_trigger_order(run, d, refs))
+    if d.kind == "order_copies":  # 707.10d: each copy by its target, the first first
+        return ChooseObjects(player=player, choices=_copy_order(run, d, refs))
     if d.kind == "proliferate":  # players by name, permanents by reference (701.34a)
         players = [str(r) for r in refs if str(r) in s.players]
         objs = [o.id for r in refs if str(r) not in s.players
@@ -325,6 +327,20 @@ def _choose(run: Run, player: str, value: Any) -> Command:
             raise NameError_(f"{ref} is not one of the choices")
         chosen.append(opts[0])
     return ChooseObjects(player=player, choices=chosen)
+
+
+def _copy_order(run: Run, d: Decision, refs: list[Any]) -> list[int]:
+    """The places (in the decision's `choices`) of the copies' targets named: a player by
+    name, an object by reference."""
+    order: list[int] = []
+    for ref in refs:
+        named = ([player_ref(str(ref))] if str(ref) in run.state.players
+                 else [object_ref(o.id) for o in run.names.objects(run.state, str(ref))])
+        found = [i for i, c in enumerate(d.choices) if c in named and i not in order]
+        if not found:
+            raise NameError_(f"no copy aimed at {ref} to order")
+        order.append(found[0])
+    return order
 
 
 def _trigger_order(run: Run, d: Decision, refs: list[Any]) -> list[int]:

@@ -48,6 +48,17 @@ class Names:
                 and (owner is None or o.owner == owner)
                 and (controller is None or o.controller == controller)]
 
+    def on_stack(self, s: GameState, ref: dict[str, Any]) -> int:
+        """The object of the spell `{stack: N, index: I}` names (a copy too, 707.10)."""
+        m = s.markers.get(int(ref.get("stack", 1)))
+        index = int(ref.get("index", 0))
+        items = [s.stack_items[i] for i in reversed(m.stack)] if m is not None else []
+        if index >= len(items) or items[index].obj is None:
+            raise NameError_(f"no spell at {ref}")
+        obj = items[index].obj
+        assert obj is not None
+        return obj
+
     def permanent(self, s: GameState, ref: Any) -> Obj:
         """The permanent a check names (bare name: the only one with that name)."""
         if isinstance(ref, dict):
@@ -66,8 +77,12 @@ class Names:
                              else f"no such object {ref}")
         return found[0]
 
-    def target(self, s: GameState, ref: str) -> list[Ref]:
-        """Candidate targets for a name: a player, or objects by zone preference."""
+    def target(self, s: GameState, ref: Any) -> list[Ref]:
+        """Candidate targets for a name: a player, or objects by zone preference; or a
+        spell on a stack, `{stack: N, index: I}` (index 0 = its top)."""
+        if isinstance(ref, dict):
+            return [object_ref(self.on_stack(s, ref))]
+        ref = str(ref)
         if ref in s.players:
             return [player_ref(ref)]
         out: list[Ref] = []

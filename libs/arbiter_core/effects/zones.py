@@ -35,6 +35,7 @@ from arbiter_core.stack.items import (
     Meaning,
     ability_effects,
     amount,
+    ceases_if_copy,
     effect,
     objects_of,
 )
@@ -86,6 +87,8 @@ def _counter(t: Txn, m: Marker, item: StackItem, eff: CounterTarget, legal: Lega
             to = instead
         t.emit(ev.StackItemCountered(item=countered.id, marker=countered.marker,
                                      rule="701.6a"))
+        if ceases_if_copy(t, oid):  # a copy of a spell goes nowhere (707.10a)
+            continue
         t.emit(ev.ObjectMoved(obj=oid, new_id=t.new_id(), to_zone=to,
                               to_player=s.objects[oid].owner,
                               rule={"graveyard": "701.6a", "library": "614.1a"}.get(

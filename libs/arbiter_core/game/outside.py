@@ -41,7 +41,7 @@ from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.explain import Namer, explains
 from arbiter_core.kernel.state import Decision, GameState, Marker, Obj, StackItem
 from arbiter_core.kernel.txn import Txn
-from arbiter_core.stack.items import Legal, effect
+from arbiter_core.stack.items import Legal, ceases_if_copy, effect
 from arbiter_core.stack.resolve import resume
 from arbiter_core.variants.deck_commander import color_identity
 
@@ -164,7 +164,7 @@ def _chosen(t: Txn, m: Marker, d: Decision, cmd: ChooseOption) -> None:
 def _exile_self(t: Txn, m: Marker, item: StackItem, eff: ExileSelf, legal: Legal,
                 index: int) -> bool:
     """The spell's card is exiled, so it doesn't go to the graveyard (608.2n)."""
-    if item.obj is not None and item.obj in t.s.objects:
+    if item.obj is not None and item.obj in t.s.objects and not ceases_if_copy(t, item.obj):
         o = t.s.objects[item.obj]
         t.emit(ev.ObjectMoved(obj=o.id, new_id=t.new_id(), to_zone="exile",
                               to_player=o.owner, rule="608.2n"))

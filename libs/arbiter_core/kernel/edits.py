@@ -47,6 +47,7 @@ def move(s: GameState, oid: int, new_id: int, zone: Zone, controller: str | None
             default_controller=controller or o.owner,
             face_down=face_down,
             manifested=face_down and o.manifested,
+            spell_copy=o.spell_copy,
         ),
     )
     s.next_id = max(s.next_id, new_id + 1)

@@ -59,6 +59,7 @@ DecisionKind = Literal[
     "choose_copy",  # 707.5: the creature (options) a Clone enters as a copy of, or none
     "choose_copy_original",  # 707.2: the creature (options) a target becomes a copy of
     "order_library_bottom",  # 401.4: the order (options) of cards put on a library's bottom
+    "order_copies",  # 707.10d: the order (options: places in choices, the copies' targets)
     "choose_mana_color",  # 605.3b: the color (choices) of one mana a source (options) adds
     "choose_mana_type",  # 605.4a: the type (choices) of one mana Sisay (options) adds (902.7)
     "choose_targets",  # 603.3d: a trigger's targets: objects (options), players (choices)

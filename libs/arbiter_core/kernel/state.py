@@ -42,7 +42,7 @@ INDIVIDUAL_POISON = "individual_poison"
 
 
 @shown_when_set("printed", "face_down", "manifested", "own_token", "transformed",
-                "transformed_at")
+                "transformed_at", "spell_copy")
 @dataclass(frozen=True, slots=True)
 class Obj:
     """A game object (CR 109) in some zone. A zone change makes a new object with a new
@@ -83,6 +83,9 @@ class Obj:
     transformed: bool = field(default=False, repr=False)
     # the id stamp of its last transform (701.27f: abilities put on the stack before it)
     transformed_at: int = field(default=0, repr=False)
+    # a copy of a spell (707.10): a spell on the stack with no card; it ceases to exist
+    # as it leaves the stack (707.10a, 704.5e)
+    spell_copy: bool = field(default=False, repr=False)
 
     def counter(self, kind: str) -> int:
         for k, n in self.counters:

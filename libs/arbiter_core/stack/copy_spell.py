@@ -3,16 +3,16 @@ stack under a player's control. The copy is not cast (707.10: "whenever you cast
 abilities don't see it) and copies the spell's characteristics and the choices made
 for it as it was cast - its mode (700.2), X (107.3) and targets - unless the effect
 gives it other targets: a copy "for each player or object it could target" (707.10d,
-Glimmervoid Basin) targets one of them each (`copies_retargeted`).
+Glimmervoid Basin) targets one of them each (`copy_order.copies_in_order`).
 
-A copy is not a card; its stack item has no object of its own (`StackItem.obj` is
-None) and names the copied spell (`source`, `source_name`): its characteristics are
-the card's (`items.item_definition`). As it leaves the stack - resolved (608.2n) or
-countered (608.2b) - it ceases to exist (704.5e, 707.10a): the resolver moves no object
-for it. Not yet: 707.10d puts the copies on the stack in their controller's order -
-here the order `targets.candidates` lists their targets (players in seating order,
-then objects), not asked; and a copy can't itself be the target of a "target spell"
-spell or ability (that looks for objects on the stack).
+A copy is a spell, not a card (707.10, 108.2): it is an object of its own on the
+stack (`Obj.spell_copy`), owned and controlled by the player who put it there, with
+the copied spell's name and so its characteristics, and its stack item names that
+object - so it can be the target of a "target spell" spell or ability (115.1) and be
+countered (701.6a). As it leaves the stack - resolved (608.2n) or countered (608.2b,
+701.6a) - it goes to no zone: it ceases to exist (707.10a, 704.5e;
+`items.ceases_if_copy`). Copies made "for each" target it could have go on the stack
+in their controller's order (707.10d, `copy_order`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from arbiter_core.kernel.events.base import EventBase
 from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.explain import Namer, explains, targets_text
 from arbiter_core.kernel.refs import Ref, ref_groups
-from arbiter_core.kernel.state import GameState, StackItem
+from arbiter_core.kernel.state import GameState, Obj, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.stack.items import item_effects
 from arbiter_core.stack.targets import candidates
@@ -40,6 +40,7 @@ class SpellCopied(EventBase):
     item: int
     of: int
     player: str
+    obj: int | None = None  # the copy's object on the stack (707.10)
     marker: int
     targets: list[list[str]] = Field(default_factory=list)
 
@@ -73,31 +74,31 @@ def copy_spell(t: Txn, item: StackItem, player: str,
     new = t.new_id()
     groups = item.targets if targets is None else targets
     t.emit(SpellCopied(item=new, of=item.id, player=player, marker=item.marker,
-                       targets=[list(g) for g in groups], rule="707.10"))
+                       targets=[list(g) for g in groups], obj=t.new_id(), rule="707.10"))
     return new
-
-
-def copies_retargeted(t: Txn, item: StackItem, player: str) -> list[int]:
-    """One copy of the single-target spell `item` for each other target it could have,
-    each copy targeting a different one of them (707.10d)."""
-    found = single_target(item)
-    if found is None:
-        return []
-    index, _ = found
-    out: list[int] = []
-    for ref in other_targets(t, item):
-        groups = tuple((ref,) if i == index else g for i, g in enumerate(item.targets))
-        out.append(copy_spell(t, item, player, groups))
-    return out
 
 
 @applies(SpellCopied)
 def _spell_copied(s: GameState, e: SpellCopied) -> None:
     of = s.stack_items[e.of]
+    if e.obj is not None:  # a spell with no card (707.10): an object of its own
+        s.timestamp += 1
+        s.objects[e.obj] = Obj(id=e.obj, card=s.next_card, name=_name(s, of),
+                               owner=e.player, controller=e.player, zone="stack",
+                               timestamp=s.timestamp, default_controller=e.player,
+                               spell_copy=True)
+        s.next_card += 1
+        s.next_id = max(s.next_id, e.obj + 1)
     push(s, StackItem(id=e.item, kind="spell", controller=e.player, marker=e.marker,
-                      obj=None, source=of.obj if of.obj is not None else of.source,
+                      obj=e.obj, source=of.obj if of.obj is not None else of.source,
                       source_name=of.source_name, targets=ref_groups(e.targets), x=of.x,
                       mode=of.mode))
+
+
+def _name(s: GameState, of: StackItem) -> str:
+    """The copied spell's name (its copiable values, 707.2), else its item's."""
+    o = s.objects.get(of.obj) if of.obj is not None else None
+    return o.name if o is not None else of.source_name
 
 
 @explains(SpellCopied)

@@ -91,6 +91,16 @@ def run(t: Txn, m: Marker, item: StackItem, eff: Effect, legal: Legal, index: in
     return False if handler is None else handler(t, m, item, eff, legal, index)
 
 
+def ceases_if_copy(t: Txn, oid: int) -> bool:
+    """A copy of a spell leaving the stack - resolved or countered - goes to no zone: it
+    ceases to exist (707.10a, 704.5e). True when `oid` is such a copy (and now gone)."""
+    o = t.s.objects.get(oid)
+    if o is None or not o.spell_copy:
+        return False
+    t.emit(ev.ObjectCeasedToExist(obj=oid, rule="707.10a"))
+    return True
+
+
 def item_definition(t: Txn, item: StackItem) -> CardDefinition:
     """The definition whose abilities the item has. An ability exists apart from its
     source (113.7a): a triggered ability whose source is now an object with another

@@ -27,7 +27,14 @@ from arbiter_core.kernel.registry import Hooks, Slot
 from arbiter_core.kernel.state import GameState, Marker, StackItem, Work
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import definition
-from arbiter_core.stack.items import Legal, item_definition, item_effects, objects_of, run
+from arbiter_core.stack.items import (
+    Legal,
+    ceases_if_copy,
+    item_definition,
+    item_effects,
+    objects_of,
+    run,
+)
 from arbiter_core.stack.priority import queue_priority
 from arbiter_core.stack.targets import is_legal
 
@@ -85,7 +92,7 @@ def resume(t: Txn, m: Marker, item: StackItem, beginning: bool = False) -> None:
 def _countered_on_resolution(t: Txn, m: Marker, item: StackItem) -> None:
     """CR 608.2b: every target illegal, so it doesn't resolve."""
     t.emit(ev.StackItemCountered(item=item.id, marker=m.number, rule="608.2b"))
-    if item.obj is not None:
+    if item.obj is not None and not ceases_if_copy(t, item.obj):
         o = t.s.objects[item.obj]
         t.emit(ev.ObjectMoved(obj=o.id, new_id=t.new_id(), to_zone="graveyard",
                               to_player=o.owner, rule="608.2b"))
@@ -124,6 +131,8 @@ def _leaves_stack(t: Txn, m: Marker, item: StackItem, legal: Legal) -> bool:
     """Where the resolved spell goes. True when a choice made as it enters waits."""
     s = t.s
     assert item.obj is not None
+    if ceases_if_copy(t, item.obj):
+        return False
     o = s.objects[item.obj]
     d = definition(o)
     if any(isinstance(e, ShuffleIntoLibrary) for ab in d.abilities

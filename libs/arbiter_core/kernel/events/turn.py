@@ -102,6 +102,7 @@ class DecisionRequested(EventBase):
         "order_triggers", "opening_hand", "opening_hand_order",
         "commander_zone", "put_attacking", "sacrifice_cost", "replacement_order",
         "outside_card", "loot_discard", "choose_mana_type", "hybrid_mana",
+        "order_copies",
     ]
     player: str
     options: list[int] = Field(default_factory=list)
