@@ -229,6 +229,9 @@ NOT_DEPLOYED = {
     "ARBITER_ORGANISER_LOGIN": "the same, the organiser's",
     "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "the alternative to OTEL_EXPORTER_OTLP_ENDPOINT, "
                                           "which every process gets",
+    "ARBITER_JUDGE_PASSWORD": "a judge's password for a script running `arbiter correct` "
+                              "(services/arbiter_cli/correct_cmd.py), which otherwise "
+                              "asks for it; no deployed process makes corrections",
     "ARBITER_CR_BASE": "unset is the judge console's default (CR rule numbers shown, not "
                        "linked: no address outside the gateway); an operator sets it",
 }
