@@ -26,10 +26,12 @@ from arbiter_core.cards.model import (
     TokenSpec,
 )
 from arbiter_core.cards.pool import add_card
+from arbiter_core.effects import damage_replacement as replacement
 from arbiter_core.effects import life
-from arbiter_core.effects.damage import deal_damage
+from arbiter_core.effects.damage import deal_damage, deal_to_each
+from arbiter_core.effects.damage_replacement import Dealt
 from arbiter_core.kernel import events as ev
-from arbiter_core.kernel.refs import ObjectRef, PlayerRef
+from arbiter_core.kernel.refs import ObjectRef, PlayerRef, object_ref, player_ref
 from arbiter_core.kernel.state import GameState, Marker, Obj, StackItem
 from arbiter_core.kernel.txn import Txn, watch
 from arbiter_core.layers.characteristics import (
@@ -144,14 +146,14 @@ HORROR = TokenSpec(name="Horror", colors=("B",), types=("Creature",), subtypes=(
 
 
 @does("no_refuge")
-def _no_refuge(t: Txn, m: Marker, item: StackItem) -> None:
+def _no_refuge(t: Txn, m: Marker, item: StackItem) -> bool:
     """3 damage to up to one target creature (if still legal, 608.2b), then the token
     (111.2)."""
-    for group in item.targets:
-        for ref in group:
-            o = t.s.objects.get(ref.obj) if isinstance(ref, ObjectRef) else None
-            if o is not None and o.zone == "battlefield" and is_creature(o):
-                deal_damage(t, item, 3, obj=o.id)
+    hit = [object_ref(o.id) for group in item.targets for ref in group
+           if isinstance(ref, ObjectRef) and (o := t.s.objects.get(ref.obj)) is not None
+           and o.zone == "battlefield" and is_creature(o)]
+    if deal_to_each(t, m, item, 3, hit, item.resume_at):  # 616.1: asked first
+        return True
     t.emit(ev.TokenCreated(obj=t.new_id(), owner=item.controller, token=HORROR,
                            rule="111.2"))
 
@@ -166,9 +168,17 @@ def _delight(t: Txn, m: Marker, item: StackItem) -> None:
 
 
 @does("know_naught")
-def _know_naught(t: Txn, m: Marker, item: StackItem) -> None:
-    for p in opponents(t.s, item.controller):
-        deal_damage(t, item, len(t.s.zone(p, "hand")), player=p)
+def _know_naught(t: Txn, m: Marker, item: StackItem) -> bool:
+    """Damage to each opponent equal to their hand's size, once each affected player has
+    ordered the replacement effects that apply (616.1, 616.1e)."""
+    foes = opponents(t.s, item.controller)
+    source = item.obj if item.obj is not None else (item.source or 0)
+    dealt: list[Dealt] = [(source, player_ref(p), len(t.s.zone(p, "hand"))) for p in foes]
+    if replacement.ask(t, m, dealt, replacement.item_orders(item), item, item.resume_at):
+        return True
+    for p, (_, _, n) in zip(foes, dealt, strict=True):
+        deal_damage(t, item, n, player=p)
+    return False
 
 
 @does("mortal_flesh")
