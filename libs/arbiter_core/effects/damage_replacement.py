@@ -26,7 +26,7 @@ prevent half that damage, rounded up." (a prevention effect, 615.1a: `prevent ha
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from itertools import permutations
 from typing import Literal
@@ -51,7 +51,7 @@ from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.explain import Namer, explains
 from arbiter_core.kernel.refs import PlayerRef, Ref, object_ref, parse_ref, player_ref
 from arbiter_core.kernel.registry import Slot
-from arbiter_core.kernel.state import Decision, GameState, Marker, StackItem
+from arbiter_core.kernel.state import Decision, Effect, GameState, Marker, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers import redirect
 from arbiter_core.layers.characteristics import definition
@@ -105,8 +105,10 @@ def affected_player(s: GameState, recipient: Ref) -> str | None:
     return o.controller if o is not None and o.zone == "battlefield" else None
 
 
-def modifiers(s: GameState, recipient: Ref) -> list[str]:
-    """The effects that apply to damage that would be dealt to `recipient`."""
+def modifiers(s: GameState, recipient: Ref, used: Collection[int] = ()) -> list[str]:
+    """The effects that apply to damage that would be dealt to `recipient`: each
+    redirection shield is one of its own ("redirect-<effect id>", 614.9, 616.1), but not
+    one `used` on this damage already (614.5)."""
     affected = affected_player(s, recipient)
     if affected is None:
         return []
@@ -121,26 +123,32 @@ def modifiers(s: GameState, recipient: Ref) -> list[str]:
                     out.append(DOUBLE)
                 elif isinstance(e, PreventHalfDamageToYou) and affected == o.controller:
                     out.append(HALF)
-    if redirect.capacity(s, recipient) > 0:
-        out.append(REDIRECT)  # 614.9, one of the choices (616.1)
-    return out
+    return out + list(_shields(s, recipient, used))
+
+
+def _shields(s: GameState, recipient: Ref, used: Collection[int]) -> dict[str, Effect]:
+    return {f"{REDIRECT}-{f.id}": f for f in redirect.shields(s, recipient, used)}
 
 
 def _apply(kind: str, n: int) -> int:
     return 2 * n if kind == DOUBLE else n // 2  # 615.1a: half, rounded up, is prevented
 
 
-def _run(order: Sequence[str], n: int, cap: int = 0) -> tuple[int, int]:
-    """The damage left to the recipient and the damage redirected (614.9: up to `cap`)
-    after the effects in `order`."""
-    moved = 0
+Caps = Mapping[str, int]
+Result = tuple[int, tuple[tuple[str, int], ...]]
+
+
+def _run(order: Sequence[str], n: int, caps: Caps | None = None) -> Result:
+    """The damage left to the recipient and the damage each shield redirects (614.9: up
+    to its amount in `caps`) after the effects in `order`."""
+    moved: dict[str, int] = {}
     for kind in order:
-        if kind == REDIRECT:
-            moved = min(cap, n)
-            n -= moved
+        if kind.startswith(REDIRECT):
+            moved[kind] = min((caps or {}).get(kind, 0), n)
+            n -= moved[kind]
         else:
             n = _apply(kind, n)
-    return n, moved
+    return n, tuple(sorted(moved.items()))
 
 
 def _outcome(order: Sequence[str], n: int) -> int:
@@ -159,12 +167,12 @@ def _chosen(orders: Sequence[Order], source: int, recipient: Ref) -> list[str]:
     return [k for src, rec, k in orders if src == source and rec == str(recipient)]
 
 
-def _open(kinds: list[str], chosen: list[str], n: int, cap: int = 0) -> list[str]:
+def _open(kinds: list[str], chosen: list[str], n: int, caps: Caps) -> list[str]:
     """The kinds the affected player chooses among next, or [] when the order left
     can't change the result (the damage dealt, or how much is redirected)."""
     rest = _left(kinds, chosen)
     done = [k for k in chosen if k in kinds]
-    if len(set(rest)) < 2 or len({_run([*done, *p], n, cap)
+    if len(set(rest)) < 2 or len({_run([*done, *p], n, caps)
                                   for p in permutations(rest)}) < 2:
         return []
     return sorted(set(rest))
@@ -174,7 +182,7 @@ def final_amount(t: Txn, source: int, recipient: Ref, n: int,
                  orders: Sequence[Order]) -> int:
     """The damage dealt after the effects, in the chosen order and then the one leaving
     the least damage; the change is recorded (`DamageModified`)."""
-    kinds = [k for k in modifiers(t.s, recipient) if k != REDIRECT]
+    kinds = [k for k in modifiers(t.s, recipient) if not k.startswith(REDIRECT)]
     if not kinds or n <= 0:
         return n
     chosen = [k for k in _chosen(orders, source, recipient) if k in kinds]
@@ -188,35 +196,66 @@ def final_amount(t: Txn, source: int, recipient: Ref, n: int,
     return amount
 
 
+def _order(kinds: list[str], chosen: list[str], n: int, caps: Caps) -> list[str]:
+    """The order chosen, then the one leaving the least damage (shields oldest first)."""
+    done = [k for k in chosen if k in kinds]
+    rest = _left(kinds, done)
+    return [*done, *min(permutations(rest), key=lambda p: _run([*done, *p], n, caps))]
+
+
 def route(t: Txn, source: int, recipient: Ref, n: int, orders: Sequence[Order],
-          dealer: str) -> list[tuple[Ref, int]]:
+          dealer: str, used: frozenset[int] = frozenset()) -> list[tuple[Ref, int]]:
     """Where `n` damage that would be dealt to `recipient` goes and how much, after the
-    replacement effects in the order chosen (616.1, 616.1e) - a redirection (614.9, up to
-    its shields, oldest first) among them - and then the order leaving the least damage.
-    Redirected damage meets the effects on its new recipient (in the order chosen for it,
-    else the least-damage order); it isn't redirected again. `dealer` controls the source
+    replacement effects in the order chosen (616.1, 616.1e) - each redirection shield
+    (614.9) one of them - and then the order leaving the least damage. Redirected damage
+    is a new damage event to its new recipient, routed the same way (616.1 again), where
+    a shield `used` on it already doesn't apply (614.5). `dealer` controls the source
     (801.13a)."""
-    kinds = modifiers(t.s, recipient)
-    if REDIRECT not in kinds:
+    kinds = modifiers(t.s, recipient, used)
+    found = _shields(t.s, recipient, used)
+    if not found:
         k = final_amount(t, source, recipient, n, orders) if n > 0 else n
         return [(recipient, k)] if k > 0 else []
-    cap = redirect.capacity(t.s, recipient)
-    chosen = [k for k in _chosen(orders, source, recipient) if k in kinds]
-    rest = _left(kinds, chosen)
-    order = [*chosen, *min(permutations(rest), key=lambda p: _run([*chosen, *p], n, cap))]
+    caps = {kind: f.amount for kind, f in found.items()}
+    order = _order(kinds, _chosen(orders, source, recipient), n, caps)
     k, out = n, []
     for kind in order:
-        if kind != REDIRECT:
+        if kind not in found:
             k = _apply(kind, k)
             continue
-        parts = redirect.split(t, recipient, k, dealer)
-        k = sum(x for to, x, _ in parts if to == recipient)
-        out += [(to, final_amount(t, source, to, x, orders))
-                for to, x, _ in parts if to != recipient]
+        to, x, dealt = redirect.use(t, found[kind], k, dealer)
+        k -= x
+        if dealt and x > 0:
+            out += route(t, source, to, x, orders, dealer, used | {found[kind].id})
     if len(order) > 1:
         t.emit(DamageModified(source=source, recipient=str(recipient), would=n, amount=k,
                               effects=order, rule="616.1"))
     return [(to, x) for to, x in [(recipient, k), *out] if x > 0]
+
+
+def _pending(s: GameState, source: int, recipient: Ref, n: int, orders: Sequence[Order],
+             used: frozenset[int] = frozenset()) -> tuple[Ref, str, list[str]] | None:
+    """The recipient, affected player and choices of the first damage event whose order
+    is still open: this one, or one a redirection makes of it (616.1 applies again)."""
+    kinds, found = modifiers(s, recipient, used), _shields(s, recipient, used)
+    caps = {kind: f.amount for kind, f in found.items()}
+    chosen = _chosen(orders, source, recipient)
+    choices = _open(kinds, chosen, n, caps) if n > 0 else []
+    player = affected_player(s, recipient)
+    if choices and player is not None:
+        return recipient, player, choices
+    k = n
+    for kind in _order(kinds, chosen, n, caps) if n > 0 else []:
+        f = found.get(kind)
+        if f is None or f.redirect is None:
+            k = _apply(kind, k)
+            continue
+        x = min(k, f.amount)
+        k -= x
+        nxt = _pending(s, source, f.redirect[1], x, orders, used | {f.id})
+        if nxt is not None:
+            return nxt
+    return None
 
 
 def ask(t: Txn, m: Marker, dealt: Sequence[Dealt], orders: Sequence[Order],
@@ -224,15 +263,13 @@ def ask(t: Txn, m: Marker, dealt: Sequence[Dealt], orders: Sequence[Order],
     """Ask the affected player of the first damage event whose order is still open
     (616.1e); a resolving `item` pauses at effect `index`. True while asked."""
     for source, recipient, n in dealt:
-        kinds = modifiers(t.s, recipient)
-        cap = redirect.capacity(t.s, recipient)
-        choices = _open(kinds, _chosen(orders, source, recipient), n, cap) if n > 0 else []
-        player = affected_player(t.s, recipient)
-        if not choices or player is None:
+        pending = _pending(t.s, source, recipient, n, orders)
+        if pending is None:
             continue
+        to, player, choices = pending
         if item is not None:
             t.emit(ev.ResolutionPaused(item=item.id, resume_at=index, rule="616.1"))
-        options = [source] if isinstance(recipient, PlayerRef) else [source, recipient.obj]
+        options = [source] if isinstance(to, PlayerRef) else [source, to.obj]
         t.emit(ev.DecisionRequested(marker=m.number, kind=KIND, player=player,
                                     options=options, choices=choices,
                                     stack_item=item.id if item is not None else None,

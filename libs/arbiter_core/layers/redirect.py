@@ -10,10 +10,12 @@ who has left the game, does nothing either (614.9), and the damage isn't redirec
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from arbiter_core.cards.model import RedirectNextDamage
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.refs import PlayerRef, Ref
-from arbiter_core.kernel.state import GameState, Marker, StackItem
+from arbiter_core.kernel.state import Effect, GameState, Marker, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import is_creature
 from arbiter_core.multiplayer.influence import object_in_range, player_in_range
@@ -35,12 +37,15 @@ def _there(s: GameState, recipient: Ref) -> bool:
     return o is not None and o.zone == "battlefield" and is_creature(o)
 
 
-def capacity(s: GameState, recipient: Ref) -> int:
-    """How much of the damage that would be dealt to `recipient` the redirection shields
-    on it would take away (614.9: a shield whose other target is gone does nothing)."""
-    return sum(f.amount for f in s.effects
-               if f.kind == "redirect" and f.redirect and f.redirect[0] == recipient
-               and f.amount > 0 and _there(s, f.redirect[1]))
+def shields(s: GameState, recipient: Ref, used: Collection[int] = ()) -> list[Effect]:
+    """The redirection shields that apply to damage that would be dealt to `recipient`,
+    oldest first: each is a replacement effect of its own, which the affected player
+    orders (616.1). Not one already applied to this damage (614.5), nor one whose other
+    target is gone (614.9: it would do nothing)."""
+    return sorted((f for f in s.effects
+                   if f.kind == "redirect" and f.redirect and f.redirect[0] == recipient
+                   and f.amount > 0 and f.id not in used and _there(s, f.redirect[1])),
+                  key=lambda f: f.timestamp)
 
 
 def _in_range(t: Txn, viewer: str, recipient: Ref) -> bool:
@@ -49,31 +54,17 @@ def _in_range(t: Txn, viewer: str, recipient: Ref) -> bool:
     return object_in_range(t.s, viewer, t.s.objects[recipient.obj])
 
 
-def split(t: Txn, recipient: Ref, amount: int, dealer: str) -> list[tuple[Ref, int, str]]:
-    """Where `amount` damage that would be dealt to `recipient` goes, as (recipient,
-    amount, rule) parts, after the redirection shields on it (oldest first). `dealer`
-    controls the spell, ability or creature dealing the damage."""
-    out: list[tuple[Ref, int, str]] = []
-    rest = amount
-    shields = sorted((f for f in t.s.effects if f.kind == "redirect" and f.redirect
-                      and f.redirect[0] == recipient and f.amount > 0),
-                     key=lambda f: f.timestamp)
-    for f in shields:
-        assert f.redirect is not None
-        target = f.redirect[1]
-        if rest <= 0 or not _there(t.s, target):
-            continue  # 614.9: nothing to redirect to; the damage stays
-        n = min(rest, f.amount)
+def use(t: Txn, f: Effect, amount: int, dealer: str) -> tuple[Ref, int, bool]:
+    """Shield `f` takes up to its amount of `amount` damage (614.9): (the new recipient,
+    the damage redirected, whether it is dealt: within the range of influence of
+    `dealer`, who controls the spell, ability or creature dealing it, 801.13a)."""
+    assert f.redirect is not None
+    n = min(amount, f.amount)
+    if n > 0:
         t.emit(ev.EffectUsed(effect=f.id, amount=n, rule="614.9"))
         if f.amount == n:
             t.emit(ev.EffectEnded(effect=f.id, rule="614.9"))
-        rest -= n
-        if _in_range(t, dealer, target):
-            out.append((target, n, "614.9"))
-        # else 801.13a: that portion of the event does nothing
-    if rest > 0:
-        out.append((recipient, rest, "120.3"))
-    return out
+    return f.redirect[1], n, _in_range(t, dealer, f.redirect[1])
 
 
 @effect(RedirectNextDamage)
