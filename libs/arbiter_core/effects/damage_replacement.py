@@ -18,10 +18,11 @@ prevent half that damage, rounded up." (a prevention effect, 615.1a: `prevent ha
   The answers are recorded (`ReplacementOrderChosen`) on the resolving spell or ability
   or on the combat, and the damage is dealt once every order it needs is known (all
   combat damage at once, 510.2; a spell's damage to each of its targets at once, 608.2).
-- Damage to the player or creature a trigger names (Aether Sting, Aether Flash) is asked
-  the same way (`effects/damage.py`). Damage dealt where the engine can't pause to ask
-  (an Archenemy scheme's) takes the order that leaves the affected player the least
-  damage, which is the order a player dealt the damage would choose.
+- Damage to the player or creature a trigger names (Aether Sting, Aether Flash) and an
+  Archenemy scheme's damage (`variants/schemes.py`) are asked the same way.
+- Each redirection shield (614.9) is an effect of its own; redirected damage is a new
+  event to its new recipient, asked and routed again (616.1), where a shield already
+  applied to it doesn't apply (614.5).
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ from arbiter_core.effects import life
 from arbiter_core.effects.damage import deal_damage, deal_to_each
 from arbiter_core.effects.damage_replacement import Dealt
 from arbiter_core.kernel import events as ev
-from arbiter_core.kernel.refs import ObjectRef, PlayerRef, object_ref, player_ref
+from arbiter_core.kernel.refs import ObjectRef, PlayerRef, Ref, object_ref, player_ref
 from arbiter_core.kernel.state import GameState, Marker, Obj, StackItem
 from arbiter_core.kernel.txn import Txn, watch
 from arbiter_core.layers.characteristics import (
@@ -149,13 +149,14 @@ HORROR = TokenSpec(name="Horror", colors=("B",), types=("Creature",), subtypes=(
 def _no_refuge(t: Txn, m: Marker, item: StackItem) -> bool:
     """3 damage to up to one target creature (if still legal, 608.2b), then the token
     (111.2)."""
-    hit = [object_ref(o.id) for group in item.targets for ref in group
+    hit: list[Ref] = [object_ref(o.id) for group in item.targets for ref in group
            if isinstance(ref, ObjectRef) and (o := t.s.objects.get(ref.obj)) is not None
            and o.zone == "battlefield" and is_creature(o)]
     if deal_to_each(t, m, item, 3, hit, item.resume_at):  # 616.1: asked first
         return True
     t.emit(ev.TokenCreated(obj=t.new_id(), owner=item.controller, token=HORROR,
                            rule="111.2"))
+    return False
 
 
 @does("delight")
