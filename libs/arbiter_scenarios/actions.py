@@ -20,7 +20,7 @@ from arbiter_core.kernel.commands import (
     TurnFaceUp,
 )
 from arbiter_core.kernel.errors import ArbiterError
-from arbiter_core.kernel.refs import Ref, object_ref, player_ref
+from arbiter_core.kernel.refs import ObjectRef, PlayerRef, Ref, object_ref, player_ref
 from arbiter_core.kernel.state import Decision, Marker
 from arbiter_core.layers.characteristics import definition
 from arbiter_core.stack.items import spell_targets
@@ -301,6 +301,8 @@ def _choose(run: Run, player: str, value: Any) -> Command:
         return ChooseObjects(player=player, choices=_trigger_order(run, d, refs))
     if d.kind == "order_copies":  # 707.10d: each copy by its target, the first first
         return ChooseObjects(player=player, choices=_copy_order(run, d, refs))
+    if d.kind == "replacement_order":  # 616.1: "double", "half", "redirect to X"
+        return ChooseOption(player=player, option=_replacement(run, d, str(value)))
     if d.kind == "proliferate":  # players by name, permanents by reference (701.34a)
         players = [str(r) for r in refs if str(r) in s.players]
         objs = [o.id for r in refs if str(r) not in s.players
@@ -327,6 +329,29 @@ def _choose(run: Run, player: str, value: Any) -> Command:
             raise NameError_(f"{ref} is not one of the choices")
         chosen.append(opts[0])
     return ChooseObjects(player=player, choices=chosen)
+
+
+def _replacement(run: Run, d: Decision, value: str) -> str:
+    """A replacement effect to apply first (616.1), as the decision names it, or a
+    redirection shield (614.9) as "redirect to <player or card>": the shield whose damage
+    goes to that player or permanent."""
+    if value in d.choices or not value.startswith("redirect to "):
+        return value
+    target = value.removeprefix("redirect to ").strip()
+    dest = {f"redirect-{f.id}": f.redirect[1] for f in run.state.effects if f.redirect}
+    ids = {o.id for o in run.names.objects(run.state, target)}
+    found = [c for c in d.choices if c in dest and _names(dest[c], target, ids)]
+    if len(found) != 1:
+        raise NameError_(f"{value!r}: {len(found)} redirection shields send damage to "
+                         f"{target} (choices: {', '.join(d.choices)})")
+    return found[0]
+
+
+def _names(ref: Ref, player: str, ids: set[int]) -> bool:
+    """`ref` is the player named, or one of the objects `ids`."""
+    if isinstance(ref, PlayerRef):
+        return ref.player == player
+    return isinstance(ref, ObjectRef) and ref.obj in ids
 
 
 def _copy_order(run: Run, d: Decision, refs: list[Any]) -> list[int]:
