@@ -77,8 +77,8 @@ BOT_PLANAR_DECK: tuple[str, ...] = (
     "The Eon Fog", "The Hippodrome", "Tazeem", "Chaotic Aether", "Mutual Epiphany",
     "Glimmervoid Basin")
 
-#: the communal planar deck of the single planar deck option (901.15a): twenty different
-#: names, four of them phenomena - legal for two players (the smaller of forty and ten
+#: the communal planar deck of the single planar deck option (901.15a): twenty-one
+#: different names, four of them phenomena - legal for two players (the smaller of forty and ten
 #: times the number of players)
 BOT_SINGLE_PLANAR_DECK: tuple[str, ...] = (
     *BOT_PLANAR_DECK, "Naya", "Astral Arena", "The Fourth Sphere", "Naar Isle",

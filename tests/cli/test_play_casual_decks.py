@@ -110,8 +110,8 @@ def _single(tmp_path: Path, players: int) -> tuple[int, str, Path]:
 
 
 def test_play_with_the_single_planar_deck(tmp_path: Path) -> None:
-    """901.15: one communal planar deck of twenty different names, four phenomena
-    (901.15a for two players), put into one player's planar deck zone (901.15b) - no
+    """901.15: one communal planar deck of at least twenty different names (at most four
+    phenomena: the deck check's) (901.15a for two players), put into one player's planar deck zone (901.15b) - no
     player gets a planar deck of their own (901.15c)."""
     code, out, db = _single(tmp_path, 2)
     assert code == 0, out
@@ -122,12 +122,12 @@ def test_play_with_the_single_planar_deck(tmp_path: Path) -> None:
     decks = [[c["name"] for c in e.payload["cards"]] for e in events
              if e.type == "CardsPut" and e.payload["zone"] == "planar_deck"]
     assert len(decks) == 1, decks  # one communal deck, not one a player
-    assert len(decks[0]) == 20 and len(set(decks[0])) == 20
+    assert len(decks[0]) >= 20 and len(set(decks[0])) == len(decks[0])
     assert {"Naar Isle", "Astral Arena", "Interplanar Tunnel"} <= set(decks[0])
 
 
 def test_the_bots_single_planar_deck_is_too_small_for_three(tmp_path: Path) -> None:
-    """901.15a: three players need thirty cards; the bots have twenty."""
+    """901.15a: three players need thirty cards; the bots have twenty-one."""
     code, out, _ = _single(tmp_path, 3)
     assert code == 2
     assert "901.15a" in out
