@@ -110,9 +110,9 @@ def _single(tmp_path: Path, players: int) -> tuple[int, str, Path]:
 
 
 def test_play_with_the_single_planar_deck(tmp_path: Path) -> None:
-    """901.15: one communal planar deck of at least twenty different names (at most four
-    phenomena: the deck check's) (901.15a for two players), put into one player's planar deck zone (901.15b) - no
-    player gets a planar deck of their own (901.15c)."""
+    """901.15: one communal planar deck of at least twenty different names (901.15a for
+    two players), put into one player's planar deck zone (901.15b) - no player gets a
+    planar deck of their own (901.15c)."""
     code, out, db = _single(tmp_path, 2)
     assert code == 0, out
     with open_store(db) as store:
