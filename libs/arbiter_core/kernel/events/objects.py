@@ -218,6 +218,19 @@ class TokenCreated(EventBase):
     token: TokenSpec
 
 
+class TokenCopyCreated(EventBase):
+    """A token was created already a copy of the card `of` (111.10, 707.2): it enters
+    with the card's copiable values (`token` holds the token's own values, kept aside),
+    so "as ~ enters" and enters-the-battlefield abilities see a copy enter (603.6a), and
+    it is a token throughout (111.1)."""
+
+    type: Literal["TokenCopyCreated"] = "TokenCopyCreated"
+    obj: int
+    owner: str
+    token: TokenSpec
+    of: int
+
+
 class Attached(EventBase):
     type: Literal["Attached"] = "Attached"
     obj: int
