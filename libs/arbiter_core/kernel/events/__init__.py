@@ -41,6 +41,7 @@ from arbiter_core.kernel.events.game import (
 )
 from arbiter_core.kernel.events.objects import (
     Attached,
+    CardRevealed,
     ColorChosen,
     ControlChanged,
     CountersPut,
@@ -154,6 +155,7 @@ __all__ = [
     "BlockersDeclared",
     "CardCycled",
     "CardDrawn",
+    "CardRevealed",
     "CardSetup",
     "CardsPut",
     "ChooserChosen",

@@ -231,6 +231,16 @@ class TokenCopyCreated(EventBase):
     of: int
 
 
+class CardRevealed(EventBase):
+    """`player` revealed the card `obj` from a hidden zone: it was shown to all players
+    (701.20a); `name` is what they saw."""
+
+    type: Literal["CardRevealed"] = "CardRevealed"
+    player: str
+    obj: int
+    name: str
+
+
 class Attached(EventBase):
     type: Literal["Attached"] = "Attached"
     obj: int
