@@ -11,6 +11,7 @@ import pytest
 from arbiter_core.kernel.commands import ChooseObjects, PlayerSetup, StartGame
 from arbiter_core.kernel.decide import decide
 from arbiter_core.kernel.errors import ArbiterError
+from arbiter_core.kernel.events import CardRevealed
 from arbiter_core.kernel.evolve import apply, empty_state
 from arbiter_core.kernel.state import GameState
 from arbiter_core.variants.base import get_variant
@@ -166,3 +167,25 @@ def test_a_searching_player_sees_the_cards_offered_and_no_one_else() -> None:
     screen(run.state, "H1", ChooseObjects(player="H1", choices=[bolt]))
     with pytest.raises(ArbiterError):
         screen(run.state, "H2", ChooseObjects(player="H2", choices=[bolt]))
+
+
+def test_ancient_magics_reveals_each_other_players_card_to_everyone() -> None:
+    """I Call on the Ancient Magics: "each other player searches their library for a
+    card, reveals it" - a `CardRevealed` event names each hero's card (701.20a: shown
+    to all players, in words any seat's history reads); the archenemy's two cards are
+    not revealed. Afterwards the hands stay hidden from the other team (808.5: the heroes
+    see each other's): the archenemy's view shows H1's hand size only, and H1's the
+    archenemy's."""
+    sc = load(SCENARIOS / "archenemy" / "ancient-magics.yaml")
+    run = _setup(sc)
+    for i, action in enumerate(sc.actions):
+        if "check" not in action and not action.get("expect_rejected"):
+            act.perform(run, action, f"actions[{i}]")
+    reveals = [e for e in run.log if isinstance(e, CardRevealed)]
+    assert [(e.player, e.name, e.rule) for e in reveals] == [
+        ("H1", "Lightning Bolt", "701.20a"), ("H2", "Giant Growth", "701.20a")]
+    h1 = next(p for p in view(run.state, "Villain").players if p.name == "H1")
+    villain = next(p for p in view(run.state, "H1").players if p.name == "Villain")
+    assert h1.hand is None and h1.hand_size == 1
+    assert villain.hand is None and villain.hand_size == 3  # and its draw
+    assert [c.name for c in view(run.state, "H1").hand] == ["Lightning Bolt"]

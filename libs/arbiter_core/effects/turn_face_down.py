@@ -46,7 +46,7 @@ def _turn_others_face_down(t: Txn, m: Marker, item: StackItem, oid: int) -> bool
         return False
     for other in list(s.battlefield):
         o = s.objects[other]
-        if other != oid and o.token is None and not o.face_down and is_creature(o):
+        if other != oid and not o.is_token and not o.face_down and is_creature(o):
             t.emit(ev.TurnedFaceDown(obj=other, rule="708.2a"))
     return False
 

@@ -87,6 +87,12 @@ class Obj:
     # as it leaves the stack (707.10a, 704.5e)
     spell_copy: bool = field(default=False, repr=False)
 
+    @property
+    def is_token(self) -> bool:
+        """A token (111.1), also while it is a copy of a card (707.2: a copy effect
+        doesn't change whether it is a token; its own values are kept in `own_token`)."""
+        return self.token is not None or self.own_token is not None
+
     def counter(self, kind: str) -> int:
         for k, n in self.counters:
             if k == kind:

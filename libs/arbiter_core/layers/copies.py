@@ -28,9 +28,9 @@ from arbiter_core.kernel.edits import set_obj
 from arbiter_core.kernel.errors import RuleViolation
 from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.explain import Namer, explains, item_label
-from arbiter_core.kernel.state import Decision, GameState, Marker, StackItem
+from arbiter_core.kernel.state import Decision, GameState, Marker, Obj, StackItem
 from arbiter_core.kernel.txn import Txn
-from arbiter_core.layers.characteristics import definition, is_creature
+from arbiter_core.layers.characteristics import definition, entering_as, is_creature
 from arbiter_core.layers.face_down import COPIED_FACE_DOWN
 from arbiter_core.stack.items import static_effect
 from arbiter_core.stack.resolve import BEFORE_ENTERING, ENTERED_AS, finish, resume
@@ -127,10 +127,11 @@ def _answer(t: Txn, m: Marker, d: Decision, cmd: ChooseObjects) -> None:
 
 
 def create_token_copy(t: Txn, player: str, of: int) -> int:
-    """`player` creates a token that's a copy of the permanent `of` (111.10-ish, 707.2):
-    a copy of a token has its values (707.2); a copy of a card has the card's copiable
-    values - made a token with them, then a copy of the card in layer 1 (613.2a), so
-    its abilities are the card's. Returns the token's id."""
+    """`player` creates a token that's a copy of the permanent `of` (111.10, 707.2): a
+    copy of a token has its values (707.2); a copy of a card is created already a copy
+    of the card (`TokenCopyCreated`: it enters with the card's copiable values, layer 1,
+    613.2a, so its "as ~ enters" and enters abilities apply, 603.6a), and it is a token
+    throughout (111.1; `Obj.is_token`). Returns the token's id."""
     o = t.s.objects[of]
     new = t.new_id()
     if o.token is not None:
@@ -139,9 +140,26 @@ def create_token_copy(t: Txn, player: str, of: int) -> int:
     d = get_card(o.name)
     spec = TokenSpec(name=d.name, colors=d.colors, types=d.types, subtypes=d.subtypes,
                      power=d.power or 0, toughness=d.toughness or 0)
-    t.emit(ev.TokenCreated(obj=new, owner=player, token=spec, rule="707.2"))
-    t.emit(ev.BecameCopy(obj=new, of=of, rule="707.2"))
+    t.emit(ev.TokenCopyCreated(obj=new, owner=player, token=spec, of=of, rule="111.10"))
     return new
+
+
+@applies(ev.TokenCopyCreated)
+def _token_copy_created(s: GameState, e: ev.TokenCopyCreated) -> None:
+    s.timestamp += 1
+    s.objects[e.obj] = Obj(id=e.obj, card=s.next_card, name=e.token.name, owner=e.owner,
+                           controller=e.owner, zone="battlefield", token=e.token, sick=True,
+                           timestamp=s.timestamp, default_controller=e.owner)
+    s.next_card += 1
+    s.battlefield.append(e.obj)
+    s.next_id = max(s.next_id, e.obj + 1)
+    _became_copy(s, ev.BecameCopy(obj=e.obj, of=e.of, rule="707.2"))
+    entering_as(s, e.obj)  # 614.12
+
+
+@explains(ev.TokenCopyCreated)
+def _explain_token_copy(before: GameState, e: ev.TokenCopyCreated, name: Namer) -> str:
+    return f"{e.owner} creates a token that's a copy of {name(e.of)}"
 
 
 def become(t: Txn, m: Marker, item: StackItem, new_id: int) -> bool:

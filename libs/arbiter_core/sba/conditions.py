@@ -2,9 +2,10 @@
 happens to objects, and legendary permanents that share a name (704.5j, a decision).
 The check itself, which performs them, is `check`.
 
-Implemented: 704.5a, b, c, d, f, g, h, i, j (a real decision), k (with 801.12), m, n,
-p, q; 704.6a-b for Two-Headed Giant; the variants' own through `PLAYER_SBAS` (704.6c)
-and `CHOICE_SBAS` (704.6d, a decision). 704.5s comes with Sagas.
+Implemented: 704.5a, b, c, d, e (a copy of a spell; a copy of a card outside the stack
+and battlefield not yet), f, g, h, i, j (a real decision), k (with 801.12), m, n, p, q;
+704.6a-b for Two-Headed Giant; the variants' own through `PLAYER_SBAS` (704.6c) and
+`CHOICE_SBAS` (704.6d, a decision). 704.5s comes with Sagas.
 """
 
 from __future__ import annotations
@@ -107,7 +108,9 @@ def _object_actions(s: GameState, board: Board) -> list[tuple[str, int, str]]:
 
 def _tokens_out_of_play(s: GameState) -> list[tuple[str, int, str]]:
     """704.5d: a token in any zone but the battlefield - a player's zone: none is on a
-    stack, as a token that has left the battlefield can't move again (111.8)."""
+    stack, as a token that has left the battlefield can't move again (111.8). 704.5e: a
+    copy of a spell in a zone other than the stack (an effect moved it there: resolving
+    or being countered ends it at once, 707.10a)."""
     out: list[tuple[str, int, str]] = []
     objects = s.objects
     tokens: tuple[int, ...] | list[int]
@@ -116,10 +119,17 @@ def _tokens_out_of_play(s: GameState) -> list[tuple[str, int, str]]:
             hit = _LIBRARY_TOKENS.get(id(ids))
             tokens = hit[1] if hit is not None and hit[0] is ids else _library_tokens(ids, objects)
         else:
-            tokens = [oid for oid in ids if objects[oid].token is not None]
+            tokens = [oid for oid in ids if _ceases(objects[oid])]
         if tokens:
-            out += [("cease", oid, "704.5d") for oid in tokens]
+            out += [("cease", oid, "704.5e" if objects[oid].spell_copy else "704.5d")
+                    for oid in tokens]
     return out
+
+
+def _ceases(o: Obj) -> bool:
+    """Outside the battlefield and the stacks: a token (704.5d) or a copy of a spell
+    (704.5e) ceases to exist."""
+    return o.token is not None or o.spell_copy
 
 
 def _lethal(s: GameState, o: Obj, d: CardDefinition, effects: Statics) -> str | None:
@@ -173,9 +183,10 @@ _LIBRARY_CACHE_MAX = 20_000
 
 
 def _library_tokens(ids: list[int], objects: dict[int, Obj]) -> tuple[int, ...]:
-    """CR 704.5d in a library: the tokens in it (an effect put them there; a token's
-    object stays a token, 111.8), kept for the list (looked up in `_object_actions`)."""
-    found = tuple(oid for oid in ids if objects[oid].token is not None)
+    """CR 704.5d-e in a library: the tokens and copies of spells in it (an effect put
+    them there; a token's object stays a token, 111.8), kept for the list (looked up
+    in `_object_actions`)."""
+    found = tuple(oid for oid in ids if _ceases(objects[oid]))
     if len(_LIBRARY_TOKENS) >= _LIBRARY_CACHE_MAX:
         _LIBRARY_TOKENS.clear()
     _LIBRARY_TOKENS[id(ids)] = (ids, found)

@@ -22,8 +22,9 @@ from arbiter_core.stack.triggers import each_triggered, marker_of_source
 Found = Sequence[ev.Event]
 
 
-@watch(ev.ObjectMoved, ev.TokenCreated, order=20)
-def _creature_enters(s: GameState, e: ev.ObjectMoved | ev.TokenCreated, current: int | None,
+@watch(ev.ObjectMoved, ev.TokenCreated, ev.TokenCopyCreated, order=20)
+def _creature_enters(s: GameState, e: ev.ObjectMoved | ev.TokenCreated | ev.TokenCopyCreated,
+                     current: int | None,
                      before: Obj | None) -> Found:
     """"Whenever a creature enters the battlefield" (Aether Flash), tokens included; the
     ability refers to that creature ("it"), within range (801.7)."""

@@ -128,8 +128,8 @@ def _karns(s: GameState, o: Obj) -> bool:
         replace(o, became=None)).types
 
 
-@watch(ev.ObjectMoved, ev.TokenCreated, ev.CardsPut, ev.ControlChanged, ev.EffectEnded,
-       ev.MarkerPlaced, order=15)
+@watch(ev.ObjectMoved, ev.TokenCreated, ev.TokenCopyCreated, ev.CardsPut, ev.ControlChanged,
+       ev.EffectEnded, ev.MarkerPlaced, order=15)
 def _karn(s: GameState, e: ev.EventBase, marker: int | None, before: Obj | None
           ) -> list[ev.Event]:
     """Karn: each noncreature artifact of its controller becomes a creature, and stops

@@ -10,9 +10,10 @@ effect again after each answer.
   required). The players choose in APNAP order (101.4), each choice recorded by
   `SacrificeChosen` (`StackItem.picked`), and then the chosen creatures are sacrificed
   all at once (701.21a).
-- I Call on the Ancient Magics: each other player searches their library for a card and
-  puts it into their hand (`search_to_hand`; 701.19b: with no stated quality a card is
-  found if there is one), then the controller for two; then each player shuffles.
+- I Call on the Ancient Magics: each other player searches their library for a card,
+  reveals it (`CardRevealed`, 701.20a) and puts it into their hand (`search_to_hand`;
+  701.19b: with no stated quality a card is found if there is one), then the controller
+  for two (not revealed); then each player shuffles.
 """
 
 from __future__ import annotations
@@ -168,7 +169,7 @@ def _ancient_magics(t: Txn, m: Marker, item: StackItem) -> bool:
         library = list(s.zone(p, "library"))
         if len(library) > count:
             return _ask(t, m, item, "search_to_hand", p, library, count, "701.19b")
-        _to_hand(t, library)
+        _to_hand(t, library, reveal=p != item.controller)
         t.emit(PlayerActed(item=item.id, player=p, rule="701.19a"))
     for p in turn_order_from(t.s, m.holder):  # each player shuffles (701.24a)
         t.emit(ev.LibraryShuffled(player=p, rule="701.19b",
@@ -176,9 +177,13 @@ def _ancient_magics(t: Txn, m: Marker, item: StackItem) -> bool:
     return False
 
 
-def _to_hand(t: Txn, ids: list[int]) -> None:
+def _to_hand(t: Txn, ids: list[int], reveal: bool) -> None:
+    """The cards found go to the hand; each other player's are revealed first (701.20a:
+    "reveals it" - shown to all players, an event naming the card)."""
     for oid in ids:
         o = t.s.objects[oid]
+        if reveal:
+            t.emit(ev.CardRevealed(player=o.owner, obj=oid, name=o.name, rule="701.20a"))
         t.emit(ev.ObjectMoved(obj=oid, new_id=t.new_id(), to_zone="hand", to_player=o.owner,
                               rule="701.19a"))
 
@@ -187,7 +192,8 @@ def _to_hand(t: Txn, ids: list[int]) -> None:
 def _found(t: Txn, m: Marker, d: Decision, cmd: ChooseObjects) -> None:
     _check(d, cmd)
     assert d.stack_item is not None
-    _to_hand(t, list(cmd.choices))
+    _to_hand(t, list(cmd.choices),
+             reveal=d.player != t.s.stack_items[d.stack_item].controller)
     t.emit(PlayerActed(item=d.stack_item, player=d.player, rule="701.19a"))
     resume(t, t.s.markers[m.number], t.s.stack_items[d.stack_item])
 

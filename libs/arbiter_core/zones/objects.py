@@ -45,6 +45,12 @@ def _token_created(s: GameState, e: ev.TokenCreated) -> None:
     entering_as(s, e.obj)  # 614.12
 
 
+@applies(ev.CardRevealed)
+def _card_revealed(s: GameState, e: ev.CardRevealed) -> None:
+    """701.20a: revealing shows the card to all players for a brief time and changes
+    nothing in the game; the event (its `name`) is the record every player saw."""
+
+
 @applies(ev.PermanentTapped)
 def _tapped(s: GameState, e: ev.PermanentTapped) -> None:
     set_obj(s, e.obj, tapped=True)
@@ -107,6 +113,11 @@ def _explain_object_moved(before: GameState, e: ev.ObjectMoved, name: Namer) -> 
 def _explain_object_ceased_to_exist(before: GameState, e: ev.ObjectCeasedToExist,
                                     name: Namer) -> str:
     return f"{name(e.obj)} ceases to exist"
+
+
+@explains(ev.CardRevealed)
+def _explain_card_revealed(before: GameState, e: ev.CardRevealed, name: Namer) -> str:
+    return f"{e.player} reveals {e.name}"
 
 
 @explains(ev.TokenCreated)

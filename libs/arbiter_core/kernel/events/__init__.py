@@ -41,6 +41,7 @@ from arbiter_core.kernel.events.game import (
 )
 from arbiter_core.kernel.events.objects import (
     Attached,
+    CardRevealed,
     ColorChosen,
     ControlChanged,
     CountersPut,
@@ -63,6 +64,7 @@ from arbiter_core.kernel.events.objects import (
     PlayerChosen,
     PoisonCountersChanged,
     StateBasedActionsChecked,
+    TokenCopyCreated,
     TokenCreated,
     TurnedFaceDown,
     TurnedFaceUp,
@@ -153,6 +155,7 @@ __all__ = [
     "BlockersDeclared",
     "CardCycled",
     "CardDrawn",
+    "CardRevealed",
     "CardSetup",
     "CardsPut",
     "ChooserChosen",
@@ -218,6 +221,7 @@ __all__ = [
     "StateCheckpointed",
     "StepBegan",
     "TeamMemberChosen",
+    "TokenCopyCreated",
     "TokenCreated",
     "TriggerPutOnStack",
     "TriggerRemoved",

@@ -218,6 +218,29 @@ class TokenCreated(EventBase):
     token: TokenSpec
 
 
+class TokenCopyCreated(EventBase):
+    """A token was created already a copy of the card `of` (111.10, 707.2): it enters
+    with the card's copiable values (`token` holds the token's own values, kept aside),
+    so "as ~ enters" and enters-the-battlefield abilities see a copy enter (603.6a), and
+    it is a token throughout (111.1)."""
+
+    type: Literal["TokenCopyCreated"] = "TokenCopyCreated"
+    obj: int
+    owner: str
+    token: TokenSpec
+    of: int
+
+
+class CardRevealed(EventBase):
+    """`player` revealed the card `obj` from a hidden zone: it was shown to all players
+    (701.20a); `name` is what they saw."""
+
+    type: Literal["CardRevealed"] = "CardRevealed"
+    player: str
+    obj: int
+    name: str
+
+
 class Attached(EventBase):
     type: Literal["Attached"] = "Attached"
     obj: int
