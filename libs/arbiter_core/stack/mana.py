@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import product
 
-from arbiter_core.cards.model import ActivatedAbility, AddMana
+from arbiter_core.cards.model import ActivatedAbility, AddMana, CardDefinition
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.commands import ChooseOption, PlayerCommand
 from arbiter_core.kernel.decisions import decision
@@ -63,7 +63,19 @@ def parse_cost(text: str) -> ManaCost:
 
 def mana_ability(o: Obj) -> tuple[int, str] | None:
     """The object's mana ability (CR 605.1a) as (ability index, mana produced)."""
-    for i, ab in enumerate(definition(o).abilities):
+    d = definition(o)
+    hit = _MANA_ABILITY.get(id(d))  # asked of every permanent at each payment plan
+    if hit is not None and hit[0] is d:
+        return hit[1]
+    found = _mana_ability_of(d)
+    if len(_MANA_ABILITY) >= 10_000:
+        _MANA_ABILITY.clear()
+    _MANA_ABILITY[id(d)] = (d, found)  # kept by identity: the entry holds `d` alive
+    return found
+
+
+def _mana_ability_of(d: CardDefinition) -> tuple[int, str] | None:
+    for i, ab in enumerate(d.abilities):
         if (
             isinstance(ab, ActivatedAbility)
             and ab.cost.tap
@@ -76,6 +88,9 @@ def mana_ability(o: Obj) -> tuple[int, str] | None:
     return None
 
 
+_MANA_ABILITY: dict[int, tuple[CardDefinition, tuple[int, str] | None]] = {}
+
+
 #: mana abilities that add one mana of a color chosen as they resolve (605.3b), by their
 #: effect model: the colors the source can make now ("": none, e.g. 903.4f)
 MANA_OF_A_COLOR: Hooks[type, Callable[[GameState, Obj], str]] = Hooks(
@@ -86,13 +101,25 @@ _MAX_CHOOSING = 4  # sources of a chosen color tried at once in a plan
 def mana_of_a_color(s: GameState, o: Obj) -> tuple[int, str] | None:
     """The object's mana ability that adds one mana of a color chosen as it resolves
     (Command Tower), as (ability index, the colors it can make now)."""
-    for i, ab in enumerate(definition(o).abilities):
-        if (isinstance(ab, ActivatedAbility) and ab.cost.tap and not ab.cost.mana
-                and not ab.targets and len(ab.effects) == 1):
-            hooks = MANA_OF_A_COLOR[type(ab.effects[0])]
-            if hooks:
-                return i, hooks[0](s, o)
+    d = definition(o)
+    hit = _TAP_FOR_ONE.get(id(d))
+    if hit is None or hit[0] is not d:
+        hit = (d, tuple((i, type(ab.effects[0])) for i, ab in enumerate(d.abilities)
+                        if isinstance(ab, ActivatedAbility) and ab.cost.tap
+                        and not ab.cost.mana and not ab.targets and len(ab.effects) == 1))
+        if len(_TAP_FOR_ONE) >= 10_000:
+            _TAP_FOR_ONE.clear()
+        _TAP_FOR_ONE[id(d)] = hit
+    for i, kind in hit[1]:
+        hooks = MANA_OF_A_COLOR[kind]
+        if hooks:
+            return i, hooks[0](s, o)
     return None
+
+
+#: each definition's {T} abilities with one effect (the candidates of `mana_of_a_color`),
+#: kept by identity as `_MANA_ABILITY` is
+_TAP_FOR_ONE: dict[int, tuple[CardDefinition, tuple[tuple[int, type], ...]]] = {}
 
 
 def choice_sources(s: GameState, player: str) -> list[tuple[Obj, str]]:
