@@ -305,9 +305,9 @@ class EventStore(ABC):
         The scope is read in one consistent snapshot, into memory.
         """
 
+    @abstractmethod
     def event_hash(self, stream_id: str, version: int) -> str | None:
         """The chain hash of event ``version`` of the stream (None: no such event)."""
-        raise NotImplementedError
 
     @property
     def signs(self) -> bool:
