@@ -4,6 +4,7 @@ lists in order (CR 400.7: a moved object is a new object with a new id)."""
 
 from __future__ import annotations
 
+from arbiter_core.cards.model import TokenSpec
 from arbiter_core.kernel.records import replacer
 from arbiter_core.kernel.state import GameState, Marker, Obj, Player, StackItem, Zone
 
@@ -65,6 +66,19 @@ def _stays_face_down(from_zone: Zone, to_zone: Zone) -> bool:
 replace_marker = replacer(Marker)
 replace_player = replacer(Player)
 replace_obj = replacer(Obj)
+
+
+def create_token(s: GameState, oid: int, owner: str, token: TokenSpec) -> None:
+    """A new token object `oid` on the battlefield under its owner (111.1, 110.2), with
+    its own card number and timestamp (613.7e); the applier then adds what its event
+    says (a copy, 707.2) and the "as it enters" effects (614.12)."""
+    s.timestamp += 1
+    s.objects[oid] = Obj(id=oid, card=s.next_card, name=token.name, owner=owner,
+                         controller=owner, zone="battlefield", token=token, sick=True,
+                         timestamp=s.timestamp, default_controller=owner)
+    s.next_card += 1
+    s.battlefield.append(oid)
+    s.next_id = max(s.next_id, oid + 1)
 
 
 def shuffled(s: GameState, player: str, zone: Zone, order: list[int]) -> None:

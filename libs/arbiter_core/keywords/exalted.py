@@ -24,9 +24,8 @@ from arbiter_core.cards.render_words import Context
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.state import GameState, Marker, Obj, StackItem
 from arbiter_core.kernel.txn import Txn, watch
-from arbiter_core.layers.characteristics import definition
 from arbiter_core.stack.items import Legal, Meaning, ability_effects, effect
-from arbiter_core.stack.triggers import each_triggered
+from arbiter_core.stack.triggers import each_triggered, keyword_triggered
 
 EXALTED = "exalted"
 register_keyword(EXALTED, "exalted", "Whenever a creature you control attacks alone, that "
@@ -50,12 +49,8 @@ def _attacks_alone(s: GameState, e: ev.AttackersDeclared, current: int | None,
     if alone is None:
         return []
     controller = alone.controller
-    out: list[ev.Event] = [
-        ev.AbilityTriggered(source=o.id, source_name=o.name, controller=controller,
-                            ability=i, marker=e.marker, obj=alone.id, rule="702.83a")
-        for o in s.permanents(controller)
-        for i, ab in enumerate(definition(o).abilities)
-        if isinstance(ab, KeywordAbility) and ab.keyword == EXALTED]
+    out: list[ev.Event] = [*keyword_triggered(s, controller, EXALTED, e.marker, "702.83a",
+                                              obj=alone.id)]
     out += each_triggered(s, e.marker, "creature_you_control_attacks_alone", current,
                           lambda o, ab: o.controller == controller, obj=alone.id)
     return out

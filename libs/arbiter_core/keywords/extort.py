@@ -34,14 +34,13 @@ from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.explain import Namer, explains
 from arbiter_core.kernel.state import Decision, GameState, Marker, Obj, StackItem
 from arbiter_core.kernel.txn import Txn, watch
-from arbiter_core.layers.characteristics import definition
 from arbiter_core.multiplayer.influence import player_in_range
 from arbiter_core.multiplayer.seating import opponents
 from arbiter_core.stack.items import Legal, Meaning, ability_effects, effect
 from arbiter_core.stack.mana import can_pay, parse_cost, pay
 from arbiter_core.stack.optional import OPTIONAL_KEYWORDS
 from arbiter_core.stack.resolve import resume
-from arbiter_core.stack.triggers import marker_of_source
+from arbiter_core.stack.triggers import keyword_triggered, marker_of_source
 
 EXTORT = "extort"
 register_keyword(EXTORT, "extort", "Whenever you cast a spell, you may pay {W/B}. If you "
@@ -64,12 +63,8 @@ class HybridManaChosen(ev.EventBase):
 def _spell_cast(s: GameState, e: ev.SpellCast, current: int | None,
                 before: Obj | None) -> Sequence[ev.Event]:
     """Each extort ability of each permanent the caster controls triggers (702.101a-b)."""
-    return [ev.AbilityTriggered(source=o.id, source_name=o.name, controller=o.controller,
-                                ability=i, marker=marker_of_source(s, o.controller, current),
-                                rule="702.101a")
-            for o in s.permanents(e.player)
-            for i, ab in enumerate(definition(o).abilities)
-            if isinstance(ab, KeywordAbility) and ab.keyword == EXTORT]
+    return keyword_triggered(s, e.player, EXTORT, marker_of_source(s, e.player, current),
+                             "702.101a")
 
 
 @ability_effects(("keyword", EXTORT))

@@ -21,7 +21,7 @@ from arbiter_core.kernel.state import GameState, Obj
 from arbiter_core.kernel.txn import watch
 from arbiter_core.layers.characteristics import definition
 from arbiter_core.stack.items import Meaning, ability_effects
-from arbiter_core.stack.triggers import marker_of_source
+from arbiter_core.stack.triggers import keyword_triggered, marker_of_source
 
 PROWESS = "prowess"
 register_keyword(PROWESS, "prowess", "Whenever you cast a noncreature spell, this creature "
@@ -35,12 +35,8 @@ def _noncreature_spell(s: GameState, e: ev.SpellCast, current: int | None,
     when the spell cast isn't a creature spell."""
     if "Creature" in definition(s.objects[e.new_id]).types:
         return []
-    return [ev.AbilityTriggered(source=o.id, source_name=o.name, controller=o.controller,
-                                ability=i, marker=marker_of_source(s, o.controller, current),
-                                rule="702.108a")
-            for o in s.permanents(e.player)
-            for i, ab in enumerate(definition(o).abilities)
-            if isinstance(ab, KeywordAbility) and ab.keyword == PROWESS]
+    return keyword_triggered(s, e.player, PROWESS, marker_of_source(s, e.player, current),
+                             "702.108a")
 
 
 @ability_effects(("keyword", PROWESS))

@@ -35,7 +35,7 @@ from arbiter_core.kernel.explain import Namer, explains
 from arbiter_core.kernel.state import Effect, GameState, Marker, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import cost_for_mana_value
-from arbiter_core.layers.continuous import ENDED_AT_CLEANUP
+from arbiter_core.layers.continuous import ENDED_AT_CLEANUP, still_affected
 from arbiter_core.stack.items import Legal, effect, objects_of
 from arbiter_core.stack.mana import parse_cost
 
@@ -67,11 +67,8 @@ def _animate(t: Txn, m: Marker, item: StackItem, eff: BecomeArtifactCreatureUnti
 
 def _ended(t: Txn, ending: tuple[Effect, ...]) -> None:
     """514.2: the animations that just ended, on permanents still on the battlefield."""
-    for f in ending:
-        if f.kind == "become_creature":
-            for oid in f.affected:
-                if oid in t.s.objects and t.s.objects[oid].zone == "battlefield":
-                    t.emit(AnimationEnded(obj=oid, rule="514.2"))
+    for oid in still_affected(t.s, ending, "become_creature"):
+        t.emit(AnimationEnded(obj=oid, rule="514.2"))
 
 
 ENDED_AT_CLEANUP.add("all", _ended)

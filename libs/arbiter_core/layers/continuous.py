@@ -35,6 +35,13 @@ from arbiter_core.stack.items import Legal, effect, group, objects_of, static_ef
 ENDED_AT_CLEANUP: Hooks[str, Callable[[Txn, tuple[Effect, ...]], None]] = Hooks(
     "end of an until-end-of-turn effect")
 
+
+def still_affected(s: GameState, ending: tuple[Effect, ...], kind: str) -> list[int]:
+    """The permanents still on the battlefield that the ending effects of `kind`
+    affected (514.2: what an `ENDED_AT_CLEANUP` hook undoes), in the effects' order."""
+    return [oid for f in ending if f.kind == kind for oid in f.affected
+            if oid in s.objects and s.objects[oid].zone == "battlefield"]
+
 # Static abilities whose effects `characteristics` applies in their layers (613.1f,
 # 613.4c; 508.1c and 509.1b for "can't attack or block") and `information` (Nyxathid's
 # +N/+N for each card in the chosen player's hand, with 800.4i).

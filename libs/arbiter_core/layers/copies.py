@@ -24,11 +24,11 @@ from arbiter_core.cards.pool import add_card
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.commands import ChooseObjects, PlayerCommand
 from arbiter_core.kernel.decisions import decision
-from arbiter_core.kernel.edits import set_obj
+from arbiter_core.kernel.edits import create_token, set_obj
 from arbiter_core.kernel.errors import RuleViolation
 from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.explain import Namer, explains, item_label
-from arbiter_core.kernel.state import Decision, GameState, Marker, Obj, StackItem
+from arbiter_core.kernel.state import Decision, GameState, Marker, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import definition, entering_as, is_creature
 from arbiter_core.layers.face_down import COPIED_FACE_DOWN
@@ -146,13 +146,7 @@ def create_token_copy(t: Txn, player: str, of: int) -> int:
 
 @applies(ev.TokenCopyCreated)
 def _token_copy_created(s: GameState, e: ev.TokenCopyCreated) -> None:
-    s.timestamp += 1
-    s.objects[e.obj] = Obj(id=e.obj, card=s.next_card, name=e.token.name, owner=e.owner,
-                           controller=e.owner, zone="battlefield", token=e.token, sick=True,
-                           timestamp=s.timestamp, default_controller=e.owner)
-    s.next_card += 1
-    s.battlefield.append(e.obj)
-    s.next_id = max(s.next_id, e.obj + 1)
+    create_token(s, e.obj, e.owner, e.token)
     _became_copy(s, ev.BecameCopy(obj=e.obj, of=e.of, rule="707.2"))
     entering_as(s, e.obj)  # 614.12
 

@@ -38,7 +38,7 @@ from arbiter_core.kernel.explain import Namer, explains
 from arbiter_core.kernel.state import Decision, Effect, GameState, Marker, StackItem
 from arbiter_core.kernel.txn import Txn
 from arbiter_core.layers.characteristics import definition, is_creature
-from arbiter_core.layers.continuous import ENDED_AT_CLEANUP
+from arbiter_core.layers.continuous import ENDED_AT_CLEANUP, still_affected
 from arbiter_core.layers.copies import chosen
 from arbiter_core.stack.items import Legal, effect, objects_of
 from arbiter_core.stack.resolve import resume
@@ -100,11 +100,8 @@ def _answer(t: Txn, m: Marker, d: Decision, cmd: ChooseObjects) -> None:
 
 def _ended(t: Txn, ending: tuple[Effect, ...]) -> None:
     """514.2: the copy effects that just ended, on permanents still on the battlefield."""
-    for f in ending:
-        if f.kind == "copy":
-            for oid in f.affected:
-                if oid in t.s.objects and t.s.objects[oid].zone == "battlefield":
-                    t.emit(CopyEnded(obj=oid, rule="514.2"))
+    for oid in still_affected(t.s, ending, "copy"):
+        t.emit(CopyEnded(obj=oid, rule="514.2"))
 
 
 ENDED_AT_CLEANUP.add("all", _ended)

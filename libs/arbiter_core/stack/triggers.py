@@ -26,7 +26,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from arbiter_core.cards.model import CasualAbility, TargetSpec, TriggeredAbility
+from arbiter_core.cards.model import (
+    CasualAbility,
+    KeywordAbility,
+    TargetSpec,
+    TriggeredAbility,
+)
 from arbiter_core.kernel import events as ev
 from arbiter_core.kernel.commands import ChooseObjects, PlayerCommand
 from arbiter_core.kernel.decide import work
@@ -69,6 +74,17 @@ def each_triggered(s: GameState, marker: int | None, event: str, current: int | 
                     else marker_of_source(s, o.controller, current),
                     that_player=that_player, amount=amount, obj=obj, rule="603.2"))
     return out
+
+
+def keyword_triggered(s: GameState, player: str, keyword: str, marker: int,
+                      rule: str, obj: int | None = None) -> list[ev.AbilityTriggered]:
+    """Each instance of a triggered keyword ability (prowess, extort, exalted) on each
+    permanent `player` controls triggers separately (702.108b, 702.101b, 702.83b)."""
+    return [ev.AbilityTriggered(source=o.id, source_name=o.name, controller=o.controller,
+                                ability=i, marker=marker, obj=obj, rule=rule)
+            for o in s.permanents(player)
+            for i, ab in enumerate(definition(o).abilities)
+            if isinstance(ab, KeywordAbility) and ab.keyword == keyword]
 
 
 def marker_of_source(s: GameState, controller: str, current: int | None = None) -> int:

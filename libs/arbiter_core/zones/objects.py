@@ -8,10 +8,10 @@ become attached (701.3), and a library is shuffled into the order recorded in th
 from __future__ import annotations
 
 from arbiter_core.kernel import events as ev
-from arbiter_core.kernel.edits import move, remove_from_zone, set_obj, shuffled
+from arbiter_core.kernel.edits import create_token, move, remove_from_zone, set_obj, shuffled
 from arbiter_core.kernel.evolve import applies
 from arbiter_core.kernel.explain import Namer, explains, objs
-from arbiter_core.kernel.state import GameState, Obj
+from arbiter_core.kernel.state import GameState
 from arbiter_core.layers.characteristics import entering_as, is_creature
 
 
@@ -35,13 +35,7 @@ def _shuffled(s: GameState, e: ev.LibraryShuffled) -> None:
 
 @applies(ev.TokenCreated)
 def _token_created(s: GameState, e: ev.TokenCreated) -> None:
-    s.timestamp += 1
-    s.objects[e.obj] = Obj(id=e.obj, card=s.next_card, name=e.token.name, owner=e.owner,
-                           controller=e.owner, zone="battlefield", token=e.token, sick=True,
-                           timestamp=s.timestamp, default_controller=e.owner)
-    s.next_card += 1
-    s.battlefield.append(e.obj)
-    s.next_id = max(s.next_id, e.obj + 1)
+    create_token(s, e.obj, e.owner, e.token)
     entering_as(s, e.obj)  # 614.12
 
 
