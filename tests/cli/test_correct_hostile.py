@@ -6,7 +6,6 @@ refused and left byte for byte as it was, even by a judge who proves the role.""
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -36,17 +35,8 @@ def run(db: str, game: str = "g", judge: str = JUDGE, to: str = "3") -> tuple[in
     return result.exit_code, result.output
 
 
-def test_a_foreign_file_is_refused_and_left_unchanged(tmp_path: Path) -> None:
-    other = tmp_path / "other.sqlite"
-    with sqlite3.connect(other) as conn:
-        conn.execute("CREATE TABLE notes (body TEXT)")
-        conn.execute("INSERT INTO notes VALUES ('keep me')")
-    conn.close()
-    empty = tmp_path / "empty.sqlite"
-    empty.write_bytes(b"")
-    text = tmp_path / "notes.txt"
-    text.write_text("just some text\n" * 100)
-    for path in (other, empty, text):
+def test_a_foreign_file_is_refused_and_left_unchanged(foreign: list[Path]) -> None:
+    for path in foreign:
         before = hashlib.sha256(path.read_bytes()).hexdigest()
         code, out = run(str(path))
         assert code == 2 and "not an Arbiter event store" in out, out

@@ -38,22 +38,6 @@ def run(*args: str) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
-@pytest.fixture
-def foreign(tmp_path: Path) -> list[Path]:
-    """Files that are not Arbiter stores: another application's SQLite database, an empty
-    file, a text file."""
-    other = tmp_path / "other.sqlite"
-    with sqlite3.connect(other) as conn:
-        conn.execute("CREATE TABLE notes (body TEXT)")
-        conn.execute("INSERT INTO notes VALUES ('keep me')")
-    conn.close()
-    empty = tmp_path / "empty.sqlite"
-    empty.write_bytes(b"")
-    text = tmp_path / "notes.txt"
-    text.write_text("just some text\n" * 100)
-    return [other, empty, text]
-
-
 @pytest.mark.parametrize("command", READ_COMMANDS, ids=" ".join)
 def test_read_commands_refuse_a_foreign_file_and_leave_it_unchanged(
     foreign: list[Path], command: list[str]
